@@ -1,0 +1,3 @@
+from firefight.cli import main
+
+raise SystemExit(main())

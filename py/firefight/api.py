@@ -1,0 +1,95 @@
+"""The one entry point for everything: CLI, browser bridge and tests.
+
+JSON-ready dicts in and out. Bad input yields ``{"error": {...}}`` naming the field and the
+reason; it never raises for a request a person got wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from firefight import registry
+from firefight.dice import Roller, make_source
+from firefight.errors import FirefightError
+
+ErrorDict = dict[str, Any]
+
+
+def _field(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "request"
+
+
+def validation_error(exc: ValidationError, ruleset_id: str) -> FirefightError:
+    fields = [(_field(e["loc"]), e["msg"]) for e in exc.errors(include_url=False)]
+    first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
+    return FirefightError(f"invalid {ruleset_id} request ({first})", fields=fields)
+
+
+def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
+    """Pick the ruleset named by the request and validate the request with its model."""
+    if not isinstance(request, dict):
+        raise FirefightError("a request must be a JSON object",
+                             fields=[("request", "expected an object")])
+    ruleset = registry.get(request.get("ruleset"))
+    try:
+        return ruleset, ruleset.request_model.model_validate(request)
+    except ValidationError as exc:
+        raise validation_error(exc, ruleset.id) from None
+
+
+def _guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    try:
+        return fn()
+    except FirefightError as exc:
+        return {"error": exc.to_dict()}
+
+
+def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = None
+            ) -> dict[str, Any]:
+    """Resolve one action. ``dice``: a DiceSource, scripted faces (ints) or uniforms (floats)."""
+
+    def run() -> dict[str, Any]:
+        ruleset, model = parse(request)
+        roller = Roller(make_source(dice, seed))
+        return ruleset.resolve(model, roller).model_dump(mode="json")
+
+    return _guarded(run)
+
+
+def odds(request: dict[str, Any]) -> dict[str, Any]:
+    """The exact chances a player sees before rolling."""
+
+    def run() -> dict[str, Any]:
+        ruleset, model = parse(request)
+        return ruleset.odds(model)
+
+    return _guarded(run)
+
+
+def schema(ruleset_id: str) -> dict[str, Any]:
+    """JSON schemas of a ruleset's request, options (the Shoot dialog) and settings."""
+
+    def run() -> dict[str, Any]:
+        ruleset = registry.get(ruleset_id)
+        settings = ruleset.settings_model
+        return {
+            "ruleset": ruleset.id,
+            "request": ruleset.request_model.model_json_schema(by_alias=True),
+            "options": ruleset.options_model.model_json_schema(by_alias=True),
+            "settings": settings.model_json_schema(by_alias=True) if settings else None,
+        }
+
+    return _guarded(run)
+
+
+def rulesets() -> list[dict[str, Any]]:
+    return [r.describe() for r in registry.all_rulesets()]

@@ -1,0 +1,78 @@
+"""The browser bridge: JSON string in, JSON string out. The one module the Web Worker calls.
+
+Nothing here imports ``js`` or ``pyodide``: the worker passes strings, so the same function is
+tested on CPython. Every failure, even an unexpected one, comes back as an error reply.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import firefight
+from firefight.errors import FirefightError
+
+
+def _resolve(msg: dict[str, Any]) -> Any:
+    entropy = msg.get("entropy")
+    if entropy is not None and not isinstance(entropy, list):
+        raise FirefightError("entropy must be a list of numbers in [0, 1)",
+                             fields=[("entropy", "expected a list")])
+    result = firefight.resolve(msg.get("request"), dice=entropy)  # type: ignore[arg-type]
+    if "error" in result:
+        return result
+    lang = str(msg.get("lang", "en"))
+    return {
+        "result": result,
+        "html": firefight.render_card(result, fmt="html", lang=lang),
+        "text": firefight.render_card(result, fmt="text", lang=lang),
+    }
+
+
+def _card(msg: dict[str, Any]) -> Any:
+    return firefight.render_card(msg["result"], fmt=str(msg.get("fmt", "html")),
+                                 lang=str(msg.get("lang", "en")))
+
+
+def _hello(_: dict[str, Any]) -> Any:
+    return {"version": firefight.__version__, "rulesets": firefight.rulesets()}
+
+
+OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "hello": _hello,
+    "rulesets": lambda _: firefight.rulesets(),
+    "schema": lambda m: firefight.schema(str(m.get("ruleset"))),
+    "odds": lambda m: firefight.odds(m.get("request")),  # type: ignore[arg-type]
+    "resolve": _resolve,
+    "card": _card,
+}
+
+
+def _reply(value: Any) -> str:
+    if isinstance(value, dict) and set(value) == {"error"}:
+        return json.dumps({"ok": False, "error": value["error"]})
+    return json.dumps({"ok": True, "value": value})
+
+
+def handle(message: str) -> str:
+    """Answer one message from the worker (see docs/architecture.md, "The bridge")."""
+    try:
+        msg = json.loads(message)
+        if not isinstance(msg, dict):
+            raise FirefightError("a message must be a JSON object", code="bad_message")
+        op = msg.get("op")
+        if op not in OPS:
+            raise FirefightError(f"unknown op {op!r}", code="bad_message",
+                                 fields=[("op", f"one of {', '.join(sorted(OPS))}")])
+        return _reply(OPS[op](msg))
+    except FirefightError as exc:
+        return json.dumps({"ok": False, "error": exc.to_dict()})
+    except json.JSONDecodeError as exc:
+        return json.dumps({"ok": False, "error": {"code": "bad_message", "message": str(exc),
+                                                  "fields": []}})
+    except Exception as exc:  # noqa: BLE001 - the table must never see a traceback
+        return json.dumps({"ok": False, "error": {
+            "code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "fields": [],
+            "detail": traceback.format_exc(limit=5)}})

@@ -1,0 +1,101 @@
+"""Chat cards: a display context prepared from a result, rendered by a Jinja template.
+
+The template holds no rules and computes nothing; every string a user or pack author wrote
+(names of actors, weapons, armor) is escaped by Jinja's autoescape.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from firefight.i18n import translate
+from firefight.resources import resource_dir
+
+
+@cache
+def environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(str(resource_dir("templates"))),
+        # Autoescape on for every template but the plain-text CLI cards.
+        autoescape=select_autoescape(enabled_extensions=("html.j2", "html"),
+                                     disabled_extensions=("txt.j2",), default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "±0"
+
+
+def _params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Parameters whose name ends in ``_key`` are lang keys themselves: translate them."""
+    out = dict(params)
+    for k, v in params.items():
+        if k.endswith("_key") and isinstance(v, str):
+            out[k[: -len("_key")]] = translate(v, lang)
+    return out
+
+
+def context(result: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """Everything the card shows, as display rows."""
+
+    def t(key: str, params: dict[str, Any] | None = None) -> str:
+        return translate(key, lang, **_params(params or {}, lang))
+
+    dice = result.get("dice", [])
+    steps = []
+    for step in result.get("steps", []):
+        mods = [m for m in result.get("modifiers", []) if m["step"] == step["id"]]
+        steps.append({
+            "id": step["id"],
+            "kind": step["kind"],
+            "label": t(step["label_key"], step.get("params")),
+            "modifiers": [{"label": t(m["key"], m.get("params")), "value": signed(m["value"]),
+                           "raw": m["value"], "source": m["source"], "side": m["side"]}
+                          for m in mods],
+            "modifier_total": signed(step.get("modifier_total", 0)),
+            "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1}
+                     for i in step.get("dice", []) if i < len(dice)],
+            "numbers": step.get("numbers", {}),
+            "success": step.get("success"),
+            "outcome": t(step["outcome_key"], {**step.get("numbers", {}),
+                                               **step.get("params", {})})
+            if step.get("outcome_key") else "",
+            "source": step.get("params", {}).get("source", ""),
+        })
+    card = result.get("card", {})
+    outcome = result.get("outcome", {})
+    odds = result.get("odds", {})
+    return {
+        "ruleset": result.get("ruleset", ""),
+        "ruleset_label": t(f"FIREFIGHT.{result.get('ruleset', '')}.name"),
+        "title": t(card.get("title_key", "FIREFIGHT.card.title"), card.get("params", {})),
+        "steps": steps,
+        "summary": t(outcome.get("summary_key", ""), outcome) if outcome.get("summary_key")
+        else "",
+        "success": outcome.get("hit"),
+        "chance": (f"{100 * odds['probability']:.1f}%" if "probability" in odds else ""),
+        "effects": [t(e["label_key"], e.get("params")) for e in result.get("effects", [])
+                    if e.get("label_key")],
+        "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}
+                  for n in result.get("notes", [])],
+        "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
+            "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",
+            "source", "roll", "exploded")},
+    }
+
+
+def render_card(result: dict[str, Any], *, fmt: str = "html", lang: str = "en") -> str:
+    """The chat card for a result, as HTML (for the chat log) or plain text (for the CLI)."""
+    if fmt not in ("html", "text"):
+        raise ValueError("fmt must be 'html' or 'text'")
+    name = result.get("card", {}).get("template", "card.html.j2")
+    if fmt == "text":
+        name = name.replace(".html.j2", ".txt.j2")
+    return environment().get_template(name).render(**context(result, lang)).strip() + "\n"

@@ -1,0 +1,111 @@
+"""``firefight`` on the command line: resolve, odds, schema, card, rulesets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import firefight
+from firefight.rant import modifier_for_probability, success_probability
+
+
+def _read_json(path: str) -> Any:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _faces(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError("--dice takes faces like 20,5,11") from None
+
+
+def _print(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    result = firefight.resolve(_read_json(args.request), dice=args.dice, seed=args.seed)
+    if "error" in result or args.format == "json":
+        _print(result)
+    else:
+        print(firefight.render_card(result, fmt=args.format), end="")
+    return 1 if "error" in result else 0
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.probability is not None:
+        m, p = modifier_for_probability(args.probability, ties_to_acting=not args.ties_lose)
+        _print({"net_modifier": m, "probability": float(p), "exact": f"{p}"})
+        return 0
+    if args.modifier is not None:
+        p = success_probability(args.modifier, ties_to_acting=not args.ties_lose)
+        _print({"net_modifier": args.modifier, "probability": float(p), "exact": f"{p}"})
+        return 0
+    if args.request is None:
+        print("odds needs a request file, --modifier N or --probability P", file=sys.stderr)
+        return 2
+    out = firefight.odds(_read_json(args.request))
+    _print(out)
+    return 1 if "error" in out else 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    out = firefight.schema(args.ruleset)
+    _print(out)
+    return 1 if "error" in out else 0
+
+
+def _cmd_card(args: argparse.Namespace) -> int:
+    print(firefight.render_card(_read_json(args.result), fmt=args.format), end="")
+    return 0
+
+
+def _cmd_rulesets(_: argparse.Namespace) -> int:
+    _print(firefight.rulesets())
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="firefight", description="Firefight rules engine")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("resolve", help="resolve a request (JSON file, or - for stdin)")
+    r.add_argument("request", nargs="?", default="-")
+    r.add_argument("--dice", type=_faces, help="scripted faces, e.g. 20,5,11")
+    r.add_argument("--seed", type=int)
+    r.add_argument("--format", choices=("json", "text", "html"), default="json")
+    r.set_defaults(func=_cmd_resolve)
+
+    o = sub.add_parser("odds", help="exact hit chance for a request or a net modifier")
+    o.add_argument("request", nargs="?")
+    o.add_argument("--modifier", type=int, help="net modifier of an opposed RANT roll")
+    o.add_argument("--probability", type=float, help="the modifier for a probability")
+    o.add_argument("--ties-lose", action="store_true", help="ties go to the other side")
+    o.set_defaults(func=_cmd_odds)
+
+    s = sub.add_parser("schema", help="JSON schemas of a ruleset's request and options")
+    s.add_argument("ruleset")
+    s.set_defaults(func=_cmd_schema)
+
+    c = sub.add_parser("card", help="render a result (JSON file, or -) as a card")
+    c.add_argument("result", nargs="?", default="-")
+    c.add_argument("--format", choices=("html", "text"), default="text")
+    c.set_defaults(func=_cmd_card)
+
+    sub.add_parser("rulesets", help="list the registered rulesets").set_defaults(
+        func=_cmd_rulesets)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"firefight: {exc}", file=sys.stderr)
+        return 2

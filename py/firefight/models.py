@@ -1,0 +1,126 @@
+"""Models every ruleset shares: what a request names, and the immutable result it resolves to.
+
+A result records every die and every modifier with its source; the card only renders it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# Scene units the shim may send, in metres (soe works in metres; other rulesets convert).
+UNIT_METRES: dict[str, float] = {
+    "m": 1.0,
+    "meter": 1.0,
+    "meters": 1.0,
+    "metre": 1.0,
+    "metres": 1.0,
+    "km": 1000.0,
+    "ft": 0.3048,
+    "feet": 0.3048,
+    "foot": 0.3048,
+    "in": 0.0254,
+    "inch": 0.0254,
+    "inches": 0.0254,
+    "yd": 0.9144,
+    "yards": 0.9144,
+    "hex": 1.0,  # soe section 2.3: "10 meters (hexes)"
+    "hexes": 1.0,
+}
+
+
+class Strict(BaseModel):
+    """Requests reject unknown fields, so a typo is reported instead of silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Distance(Strict):
+    """A distance measured on the scene, in the scene's own units."""
+
+    value: float = Field(ge=0, description="distance between the tokens, in `units`")
+    units: str = Field(default="m", description="the scene's grid units")
+
+    def metres(self) -> float:
+        factor = UNIT_METRES.get(self.units.strip().lower())
+        if factor is None:
+            from firefight.errors import FirefightError
+
+            raise FirefightError(
+                f"unknown distance unit {self.units!r}",
+                fields=[("range.units", f"use one of {', '.join(sorted(UNIT_METRES))}")],
+            )
+        return self.value * factor
+
+
+class Participant(Strict):
+    """Who acts or is acted on; ``stats`` is the ruleset's own data for the actor."""
+
+    name: str = Field(default="", max_length=200)
+    actor_id: str | None = None
+    token_id: str | None = None
+    pc: bool = Field(default=False, description="a player character (ties go its way)")
+
+
+class Modifier(Frozen):
+    """One modifier as the card shows it: a label key, a value, and the rule it comes from."""
+
+    key: str
+    value: int
+    source: str
+    step: str
+    side: Literal["attacker", "target"] = "attacker"
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Step(Frozen):
+    """One roll of a resolution (to-hit, to-damage, ...), in the order it was made."""
+
+    id: str
+    label_key: str
+    kind: Literal["opposed", "percentile", "target_number", "table", "info"] = "opposed"
+    dice: list[int] = Field(default_factory=list, description="indexes into the result's dice")
+    modifier_total: int = 0
+    numbers: dict[str, Any] = Field(default_factory=dict)
+    success: bool | None = None
+    outcome_key: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Effect(Frozen):
+    """What the result does to an actor; the table applies it (and can undo it)."""
+
+    target: Literal["attacker", "target"] = "target"
+    kind: str
+    delta: int = 0
+    value: Any = None
+    label_key: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Note(Frozen):
+    key: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    source: str = ""
+
+
+class Resolution(Frozen):
+    """The whole, immutable result of one action."""
+
+    ruleset: str
+    action: str
+    version: int = 1
+    request: dict[str, Any]
+    dice: list[dict[str, Any]]
+    modifiers: list[Modifier]
+    steps: list[Step]
+    outcome: dict[str, Any]
+    effects: list[Effect] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+    odds: dict[str, Any] = Field(default_factory=dict)
+    card: dict[str, Any] = Field(default_factory=dict)

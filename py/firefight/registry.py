@@ -1,0 +1,84 @@
+"""The registry of rulesets, keyed by id.
+
+Built-in rulesets register on import; a module author's ruleset registers with ``register()``
+or through the ``firefight.rulesets`` entry-point group of an installed wheel, without touching
+ours (pf2e's rule-element map works the same way).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from importlib.metadata import entry_points
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from firefight.dice import Roller
+from firefight.errors import FirefightError
+from firefight.models import Resolution
+
+
+class Ruleset(ABC):
+    """What a ruleset provides. Subclass it, fill the class attributes, and ``register()`` it."""
+
+    id: ClassVar[str]
+    label_key: ClassVar[str]
+    actions: ClassVar[tuple[str, ...]] = ("attack",)
+    request_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[BaseModel]]
+    settings_model: ClassVar[type[BaseModel] | None] = None
+
+    @abstractmethod
+    def resolve(self, request: Any, roller: Roller) -> Resolution:
+        """Resolve a validated request with dice from ``roller``; pure apart from the dice."""
+
+    @abstractmethod
+    def odds(self, request: Any) -> dict[str, Any]:
+        """Exact chances a player sees before rolling (at least ``probability`` of success)."""
+
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.id, "label_key": self.label_key, "actions": list(self.actions)}
+
+
+_RULESETS: dict[str, Ruleset] = {}
+_loaded_entry_points = False
+
+
+def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
+    if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
+        raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
+    _RULESETS[ruleset.id] = ruleset
+    return ruleset
+
+
+def _load() -> None:
+    global _loaded_entry_points  # noqa: PLW0603 - one-time discovery
+    if _loaded_entry_points:
+        return
+    _loaded_entry_points = True
+    from firefight.rulesets import builtin
+
+    for ruleset in builtin():
+        register(ruleset, replace=True)
+    for ep in entry_points(group="firefight.rulesets"):
+        if ep.name in _RULESETS:
+            continue
+        obj = ep.load()
+        register(obj() if isinstance(obj, type) else obj)
+
+
+def get(ruleset_id: object) -> Ruleset:
+    _load()
+    if not isinstance(ruleset_id, str) or ruleset_id not in _RULESETS:
+        known = ", ".join(sorted(_RULESETS))
+        raise FirefightError(
+            f"unknown ruleset {ruleset_id!r}",
+            code="unknown_ruleset",
+            fields=[("ruleset", f"must be one of: {known}")],
+        )
+    return _RULESETS[ruleset_id]
+
+
+def all_rulesets() -> list[Ruleset]:
+    _load()
+    return [_RULESETS[k] for k in sorted(_RULESETS)]

@@ -1,0 +1,14 @@
+"""The built-in rulesets. Each is a package that can be read top to bottom."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firefight.registry import Ruleset
+
+
+def builtin() -> list[Ruleset]:
+    from firefight.rulesets.soe import RULESET as SOE
+
+    return [SOE]

@@ -1,0 +1,136 @@
+"""Stars of Empire request models: actor stats, weapons, armor, the Shoot dialog's options."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from firefight.models import Distance, Participant, Strict
+
+P = "FIREFIGHT.soe"
+
+
+def label(key: str, **extra: Any) -> dict[str, Any]:
+    """JSON-schema extras the Shoot dialog reads: a lang key for the field and its choices."""
+    return {"x-label-key": f"{P}.opt.{key}.label", **extra}
+
+
+def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
+    return label(key, **{"x-enum-label-keys": [f"{P}.opt.{key}.choices.{v}" for v in values]})
+
+
+MODES = ("quickfire", "aimed", "sniper")
+POSITIONS = ("standing", "kneeling", "prone")
+MOVEMENTS = ("none", "slow", "medium", "fast")
+SIZES = ("2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m")
+VISIBILITIES = ("daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night")
+WINDS = ("vacuum", "none", "moderate", "high")
+
+Mode = Literal["quickfire", "aimed", "sniper"]
+Position = Literal["standing", "kneeling", "prone"]
+Movement = Literal["none", "slow", "medium", "fast"]
+Size = Literal["2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m"]
+Visibility = Literal["daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night"]
+Wind = Literal["vacuum", "none", "moderate", "high"]
+
+
+class SoeStats(Strict):
+    """An actor's Stars of Empire data (``flags.firefight.soe``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    kind: Literal["human", "creature"] = "human"
+    marksmanship: int = Field(default=0, ge=0, le=200, description="marksmanship skill + fortes")
+    strength: int = Field(default=10, ge=0, le=100, alias="str")
+    agility: int = Field(default=10, ge=0, le=100, alias="agl")
+    will: int = Field(default=10, ge=0, le=100)
+    toughness: int | None = Field(default=None, ge=-50, le=100, description="creatures, Table 7")
+    hp: int | None = Field(default=None, ge=-1000, le=10000, description="current hit points")
+    hp_max: int = Field(default=8, ge=1, le=10000, description="soe 2.4: a human has 8")
+    mass_kg: float | None = Field(default=None, gt=0, le=1_000_000)
+
+
+class SoeArmor(Strict):
+    """A worn piece of armor (soe Table 6)."""
+
+    name: str = Field(default="", max_length=200)
+    item_id: str | None = None
+    category: Literal["armor"] = "armor"
+    vs_rifle: int = Field(ge=-50, le=0)
+    vs_pistol: int = Field(ge=-50, le=0)
+    coverage: float = Field(default=0.0, ge=0, le=1)
+    thickness_mm: float = Field(default=0.0, ge=0)
+    mass_kg: float = Field(default=0.0, ge=0)
+    helmet: bool = False
+
+
+class SoeCombatant(Participant):
+    stats: SoeStats = Field(default_factory=SoeStats)
+    armor: list[SoeArmor] = Field(default_factory=list, max_length=20)
+
+
+class SoeWeapon(Strict):
+    """A weapon (soe Table 5) and its ammunition."""
+
+    name: str = Field(default="", max_length=200)
+    item_id: str | None = None
+    category: Literal["weapon"] = "weapon"
+    damage: int = Field(ge=-50, le=50, description="Table 5 Damage")
+    to_hit: int | None = Field(
+        default=None, ge=-50, le=50, description="Table 5 To-Hit: replaces the weapon-type row"
+    )
+    weapon_type: Literal["rifle", "pistol", "other"] = "rifle"
+    armor_column: Literal["rifle", "pistol"] | None = Field(
+        default=None, description="which Table 6 column armor uses; default by weapon type"
+    )
+    quality: Literal["very_poor", "poor", "standard", "high", "other"] = "standard"
+    quality_modifier: int | None = Field(default=None, ge=-50, le=50)
+    max_range_m: float | None = Field(default=None, gt=0)
+    scope: bool = False
+    scope_modifier: int = Field(default=6, ge=0, le=30, description="Table 1 Scope: +6 or own")
+    projectiles: int = Field(default=1, ge=1, le=10000, description="projectiles per action")
+
+
+class SoeOptions(Strict):
+    """What the shooter chooses in the Shoot dialog (soe Table 1)."""
+
+    mode: Mode = Field(default="aimed", json_schema_extra=choices("mode", MODES))
+    position: Position = Field(default="standing", json_schema_extra=choices("position", POSITIONS))
+    target_movement: Movement = Field(
+        default="none", json_schema_extra=choices("target_movement", MOVEMENTS)
+    )
+    target_size: Size = Field(default="70cm", json_schema_extra=choices("target_size", SIZES))
+    visibility: Visibility = Field(
+        default="daylight", json_schema_extra=choices("visibility", VISIBILITIES)
+    )
+    wind: Wind = Field(default="none", json_schema_extra=choices("wind", WINDS))
+    perfect_ranging: bool = Field(default=False, json_schema_extra=label("perfect_ranging"))
+    target_dodging: bool = Field(default=False, json_schema_extra=label("target_dodging"))
+    projectiles: int | None = Field(
+        default=None, ge=1, le=10000, json_schema_extra=label("projectiles")
+    )
+
+
+class SoeSettings(Strict):
+    """World settings (the referee's choices where the text allows two readings)."""
+
+    tie_goes_to: Literal["player", "attacker", "target"] = Field(
+        default="player", json_schema_extra=choices("tie_goes_to", ("player", "attacker", "target"))
+    )
+    injury_mode: Literal["hit_points"] = Field(
+        default="hit_points", json_schema_extra=choices("injury_mode", ("hit_points",))
+    )
+    range_floor: Literal["off", "section6", "shifted"] = Field(
+        default="off", json_schema_extra=choices("range_floor", ("off", "section6", "shifted"))
+    )
+
+
+class SoeAttackRequest(Strict):
+    ruleset: Literal["soe"]
+    action: Literal["attack"] = "attack"
+    attacker: SoeCombatant
+    target: SoeCombatant
+    weapon: SoeWeapon
+    range: Distance
+    options: SoeOptions = Field(default_factory=SoeOptions)
+    settings: SoeSettings = Field(default_factory=SoeSettings)

@@ -91,5 +91,5 @@ def schema(ruleset_id: str) -> dict[str, Any]:
     return _guarded(run)
 
 
-def rulesets() -> list[dict[str, Any]]:
+def list_rulesets() -> list[dict[str, Any]]:
     return [r.describe() for r in registry.all_rulesets()]

@@ -37,12 +37,12 @@ def _card(msg: dict[str, Any]) -> Any:
 
 
 def _hello(_: dict[str, Any]) -> Any:
-    return {"version": firefight.__version__, "rulesets": firefight.rulesets()}
+    return {"version": firefight.__version__, "rulesets": firefight.list_rulesets()}
 
 
 OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "hello": _hello,
-    "rulesets": lambda _: firefight.rulesets(),
+    "rulesets": lambda _: firefight.list_rulesets(),
     "schema": lambda m: firefight.schema(str(m.get("ruleset"))),
     "odds": lambda m: firefight.odds(m.get("request")),  # type: ignore[arg-type]
     "resolve": _resolve,
@@ -56,23 +56,27 @@ def _reply(value: Any) -> str:
     return json.dumps({"ok": True, "value": value})
 
 
+def _dispatch(message: str) -> str:
+    msg = json.loads(message)
+    if not isinstance(msg, dict):
+        raise FirefightError("a message must be a JSON object", code="bad_message")
+    op = msg.get("op")
+    if op not in OPS:
+        raise FirefightError(f"unknown op {op!r}", code="bad_message",
+                             fields=[("op", f"one of {', '.join(sorted(OPS))}")])
+    return _reply(OPS[op](msg))
+
+
 def handle(message: str) -> str:
     """Answer one message from the worker (see docs/architecture.md, "The bridge")."""
     try:
-        msg = json.loads(message)
-        if not isinstance(msg, dict):
-            raise FirefightError("a message must be a JSON object", code="bad_message")
-        op = msg.get("op")
-        if op not in OPS:
-            raise FirefightError(f"unknown op {op!r}", code="bad_message",
-                                 fields=[("op", f"one of {', '.join(sorted(OPS))}")])
-        return _reply(OPS[op](msg))
+        return _dispatch(message)
     except FirefightError as exc:
         return json.dumps({"ok": False, "error": exc.to_dict()})
     except json.JSONDecodeError as exc:
         return json.dumps({"ok": False, "error": {"code": "bad_message", "message": str(exc),
                                                   "fields": []}})
-    except Exception as exc:  # noqa: BLE001 - the table must never see a traceback
+    except Exception as exc:
         return json.dumps({"ok": False, "error": {
             "code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "fields": [],
             "detail": traceback.format_exc(limit=5)}})

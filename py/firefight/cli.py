@@ -66,7 +66,7 @@ def _cmd_card(args: argparse.Namespace) -> int:
 
 
 def _cmd_rulesets(_: argparse.Namespace) -> int:
-    _print(firefight.rulesets())
+    _print(firefight.list_rulesets())
     return 0
 
 

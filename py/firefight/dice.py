@@ -11,11 +11,12 @@ import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from firefight.errors import FirefightError
 
 
+@runtime_checkable
 class DiceSource(Protocol):
     """Anything that can produce one face of a fair die with ``faces`` sides."""
 
@@ -96,8 +97,8 @@ def make_source(dice: object = None, seed: int | None = None) -> DiceSource:
     """Turn the ``dice=`` / ``seed=`` arguments of the public API into a source."""
     if dice is None:
         return SeededDice(seed)
-    if hasattr(dice, "face"):
-        return dice  # type: ignore[return-value]
+    if isinstance(dice, DiceSource):
+        return dice
     if isinstance(dice, list | tuple):
         values = list(dice)
         if all(isinstance(v, int) and not isinstance(v, bool) for v in values):

@@ -107,10 +107,11 @@ def modifier_for_probability(p: float, *, ties_to_acting: bool = True) -> tuple[
             lo = mid
         else:
             hi = mid
-    best = min(
-        (lo, hi),
-        key=lambda m: (abs(float(success_probability(m, ties_to_acting=ties_to_acting)) - p), abs(m)),
-    )
+
+    def distance(m: int) -> tuple[float, int]:
+        return abs(float(success_probability(m, ties_to_acting=ties_to_acting)) - p), abs(m)
+
+    best = min((lo, hi), key=distance)
     return best, success_probability(best, ties_to_acting=ties_to_acting)
 
 

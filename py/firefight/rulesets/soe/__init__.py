@@ -70,7 +70,8 @@ class StarsOfEmpire(Ruleset):
         outcome: dict[str, Any] = {"hit": hit.success, "to_hit_over_roll": hit.over_roll}
         if not hit.success:
             outcome["summary_key"] = f"{P}.outcome.miss"
-            return self._result(request, roller, mods, steps, outcome, effects, notes, odds)
+            return self._result(request, roller, mods=mods, steps=steps, outcome=outcome,
+                            effects=effects, notes=notes, odds=odds)
 
         # soe 2.4: the to-damage roll.
         dmg_mods = rules.to_damage_ledger(request)
@@ -109,9 +110,10 @@ class StarsOfEmpire(Ruleset):
                                   params={"loss": loss}))
         if state in ("dying", "dead"):
             effects.append(Effect(kind="state", value=state, label_key=f"{P}.effect.{state}"))
-        return self._result(request, roller, mods, steps, outcome, effects, notes, odds)
+        return self._result(request, roller, mods=mods, steps=steps, outcome=outcome,
+                            effects=effects, notes=notes, odds=odds)
 
-    def _result(self, request: SoeAttackRequest, roller: Roller, mods: list[Modifier],
+    def _result(self, request: SoeAttackRequest, roller: Roller, *, mods: list[Modifier],
                 steps: list[Step], outcome: dict[str, Any], effects: list[Effect],
                 notes: list[Note], odds: dict[str, Any]) -> Resolution:
         return Resolution(

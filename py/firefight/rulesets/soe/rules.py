@@ -74,7 +74,8 @@ def mode_modifier(mode: str, range_m: float, floor: str = "off") -> tuple[int, i
 
 def dodge_modifier(agility: int) -> int:
     """soe Table 1 "Target Dodging": -ceil(Target Agility / 6)."""
-    return -math.ceil(agility / tables().table1["dodging_divisor"])
+    divisor: int = tables().table1["dodging_divisor"]
+    return -math.ceil(agility / divisor)
 
 
 def projectile_modifier(projectiles: int) -> int:
@@ -122,80 +123,101 @@ def check_allowed(request: SoeAttackRequest, range_m: float) -> None:
             )
 
 
-def to_hit_ledger(request: SoeAttackRequest, range_m: float) -> tuple[list[Modifier], list[Note]]:
-    """Every Table 1 modifier that applies to this shot, in the table's order."""
-    t1 = tables().table1
-    opts, weapon = request.options, request.weapon
-    attacker, target = request.attacker.stats, request.target.stats
-    long_range = range_m > t1["long_range_m"]
-    mods: list[Modifier] = []
-    notes: list[Note] = []
+class _Ledger:
+    """Collects one step's modifiers and the notes that explain rows that did not apply."""
 
-    def add(key: str, value: int, source: str, **params: Any) -> None:
-        mods.append(Modifier(key=f"{P}.mod.{key}", value=value, source=source, step="to_hit",
-                             params=params))
+    def __init__(self, step: str, long_range: bool) -> None:
+        self.step, self.long_range = step, long_range
+        self.mods: list[Modifier] = []
+        self.notes: list[Note] = []
 
+    def add(self, key: str, value: int, source: str, **params: Any) -> None:
+        self.mods.append(Modifier(key=f"{P}.mod.{key}", value=value, source=source,
+                                  step=self.step, params=params))
+
+    def note(self, key: str, source: str, **params: Any) -> None:
+        self.notes.append(Note(key=f"{P}.note.{key}", source=source, params=params))
+
+    def beyond_200m(self, option: str, key: str, value: int, source: str) -> None:
+        """Wind, perfect ranging and scope count "for ranges > 200m only" (soe Table 1)."""
+        if self.long_range:
+            self.add(key, value, source)
+        else:
+            self.note("long_range_only", f"{source}: for ranges > 200m only",
+                      what_key=f"{P}.opt.{option}.label")
+
+
+def _shooter_rows(led: _Ledger, request: SoeAttackRequest, range_m: float) -> None:
+    t1, opts, shooter = tables().table1, request.options, request.attacker.stats
     mode_value, steps = mode_modifier(opts.mode, range_m, request.settings.range_floor)
-    add(f"mode.{opts.mode}", mode_value, t1["modes"][opts.mode]["source"],
-        range=round(range_m, 1), steps=steps, step_m=t1["modes"][opts.mode]["step_m"])
+    row = t1["modes"][opts.mode]
+    led.add(f"mode.{opts.mode}", mode_value, row["source"], range=round(range_m, 1),
+            steps=steps, step_m=row["step_m"])
     if opts.mode == "sniper":
-        notes.append(Note(key=f"{P}.note.sniper_turns", source="soe 2.3, \"Sniper\""))
-    add("effective_skill", effective_skill(attacker.marksmanship, attacker.strength,
-                                           attacker.agility),
-        "soe Table 1, \"Effective Skill\"", skill=attacker.marksmanship,
-        str=attacker.strength, agl=attacker.agility)
+        led.note("sniper_turns", "soe 2.3, \"Sniper\"")
+    led.add("effective_skill",
+            effective_skill(shooter.marksmanship, shooter.strength, shooter.agility),
+            "soe Table 1, \"Effective Skill\"", skill=shooter.marksmanship,
+            str=shooter.strength, agl=shooter.agility)
     if opts.wind != "none":
-        if long_range:
-            add(f"wind.{opts.wind}", t1["wind"][opts.wind], "soe Table 1, \"Wind\"")
-        else:
-            notes.append(Note(key=f"{P}.note.long_range_only", params={"what": "wind"},
-                              source="soe Table 1, \"Wind\": for ranges > 200m only"))
-    if weapon.quality == "other":
-        add("quality.other", weapon.quality_modifier or 0,
-            "soe Table 1, \"Weapon Quality\", Other: specific to weapon")
-    elif t1["quality"][weapon.quality]:
-        add(f"quality.{weapon.quality}", t1["quality"][weapon.quality],
-            "soe Table 1, \"Weapon Quality\"")
-    if weapon.to_hit is not None:
-        add("weapon_type.own", weapon.to_hit, "soe Table 5, \"To-Hit\" (Table 1 \"Other\")",
-            weapon=weapon.name)
-    elif t1["weapon_type"][weapon.weapon_type]:
-        add(f"weapon_type.{weapon.weapon_type}", t1["weapon_type"][weapon.weapon_type],
-            "soe Table 1, \"Weapon Type\"")
+        led.beyond_200m("wind", f"wind.{opts.wind}", t1["wind"][opts.wind],
+                        "soe Table 1, \"Wind\"")
     if opts.perfect_ranging:
-        if long_range:
-            add("perfect_ranging", t1["perfect_ranging"], "soe Table 1, \"Perfect Ranging\"")
-        else:
-            notes.append(Note(key=f"{P}.note.long_range_only", params={"what": "perfect_ranging"},
-                              source="soe Table 1, \"Perfect Ranging\": for ranges > 200m only"))
+        led.beyond_200m("perfect_ranging", "perfect_ranging", t1["perfect_ranging"],
+                        "soe Table 1, \"Perfect Ranging\"")
     if t1["position"][opts.position]:
-        add(f"position.{opts.position}", t1["position"][opts.position],
-            "soe Table 1, \"Position\"")
-    if opts.target_movement != "none":
-        add(f"movement.{opts.target_movement}", t1["movement"][opts.target_movement],
-            "soe Table 1, \"Movement\"")
-    if t1["target_size"][opts.target_size]:
-        add(f"target_size.{opts.target_size}", t1["target_size"][opts.target_size],
-            "soe Table 1, \"Target Size\"")
-    if t1["visibility"][opts.visibility]:
-        add(f"visibility.{opts.visibility}", t1["visibility"][opts.visibility],
-            "soe Table 1, \"Visibility\"")
-    if opts.target_dodging:
-        add("dodging", dodge_modifier(target.agility), "soe Table 1, \"Target Dodging\"",
-            agl=target.agility)
+        led.add(f"position.{opts.position}", t1["position"][opts.position],
+                "soe Table 1, \"Position\"")
+
+
+def _weapon_rows(led: _Ledger, request: SoeAttackRequest) -> None:
+    t1, weapon, mode = tables().table1, request.weapon, request.options.mode
+    if weapon.quality == "other":
+        led.add("quality.other", weapon.quality_modifier or 0,
+                "soe Table 1, \"Weapon Quality\", Other: specific to weapon")
+    elif t1["quality"][weapon.quality]:
+        led.add(f"quality.{weapon.quality}", t1["quality"][weapon.quality],
+                "soe Table 1, \"Weapon Quality\"")
+    if weapon.to_hit is not None:
+        led.add("weapon_type.own", weapon.to_hit, "soe Table 5, \"To-Hit\" (Table 1 \"Other\")",
+                weapon=weapon.name)
+    elif t1["weapon_type"][weapon.weapon_type]:
+        led.add(f"weapon_type.{weapon.weapon_type}", t1["weapon_type"][weapon.weapon_type],
+                "soe Table 1, \"Weapon Type\"")
     if weapon.scope:
-        if opts.mode == "quickfire":
-            notes.append(Note(key=f"{P}.note.scope_quickfire", source="soe 2.3, \"Quickfire\""))
-        elif long_range:
-            add("scope", weapon.scope_modifier, "soe Table 1, \"Scope\"")
+        if mode == "quickfire":
+            led.note("scope_quickfire", "soe 2.3, \"Quickfire\"")
         else:
-            notes.append(Note(key=f"{P}.note.long_range_only", params={"what": "scope"},
-                              source="soe Table 1, \"Scope\": for ranges > 200m only"))
+            led.beyond_200m("scope", "scope", weapon.scope_modifier, "soe Table 1, \"Scope\"")
     n = shots(request)
     if n > 1:
-        add("projectiles", projectile_modifier(n), "soe section 9.1 (Table 1, \"# Projectiles\")",
-            n=n)
-    return mods, notes
+        led.add("projectiles", projectile_modifier(n),
+                "soe section 9.1 (Table 1, \"# Projectiles\")", n=n)
+
+
+def _target_rows(led: _Ledger, request: SoeAttackRequest) -> None:
+    t1, opts = tables().table1, request.options
+    if opts.target_movement != "none":
+        led.add(f"movement.{opts.target_movement}", t1["movement"][opts.target_movement],
+                "soe Table 1, \"Movement\"")
+    if t1["target_size"][opts.target_size]:
+        led.add(f"target_size.{opts.target_size}", t1["target_size"][opts.target_size],
+                "soe Table 1, \"Target Size\"")
+    if t1["visibility"][opts.visibility]:
+        led.add(f"visibility.{opts.visibility}", t1["visibility"][opts.visibility],
+                "soe Table 1, \"Visibility\"")
+    if opts.target_dodging:
+        agility = request.target.stats.agility
+        led.add("dodging", dodge_modifier(agility), "soe Table 1, \"Target Dodging\"", agl=agility)
+
+
+def to_hit_ledger(request: SoeAttackRequest, range_m: float) -> tuple[list[Modifier], list[Note]]:
+    """Every Table 1 modifier that applies to this shot, with notes for rows that did not."""
+    led = _Ledger("to_hit", long_range=range_m > tables().table1["long_range_m"])
+    _shooter_rows(led, request, range_m)
+    _weapon_rows(led, request)
+    _target_rows(led, request)
+    return led.mods, led.notes
 
 
 def armor_column(request: SoeAttackRequest) -> str:
@@ -238,6 +260,5 @@ def ties_to_attacker(request: SoeAttackRequest) -> bool:
         return True
     if rule == "target":
         return False
-    if request.target.pc and not request.attacker.pc:
-        return False
-    return True  # a PC shooting, or both / neither PCs: the acting side
+    # A PC shooting, or both / neither PCs: the acting side; an NPC shooting a PC: the PC.
+    return not (request.target.pc and not request.attacker.pc)

@@ -1,0 +1,70 @@
+"""Cards render from the result alone, escape what users wrote, and label every modifier."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import firefight
+from firefight.i18n import strings
+
+
+def test_card_shows_every_modifier_and_die(soe_request: dict[str, Any]) -> None:
+    result = firefight.resolve(soe_request, dice=[15, 3, 12, 4])
+    html = firefight.render_card(result)
+    for m in result["modifiers"]:
+        assert m["source"].replace('"', "&#34;") in html
+    assert html.count('class="ff-die ') == len(result["dice"])
+    assert "FIREFIGHT." not in html  # every label key has a translation
+
+
+def test_card_escapes_untrusted_names(soe_request: dict[str, Any]) -> None:
+    soe_request["attacker"]["name"] = "<img src=x onerror=alert(1)>"
+    soe_request["weapon"]["name"] = "<script>alert('pwn')</script>"
+    soe_request["target"]["armor"] = [{"name": "<b>vest</b>", "vs_rifle": -1, "vs_pistol": -1}]
+    html = firefight.render_card(firefight.resolve(soe_request, dice=[19, 1, 10, 1]))
+    assert "<script>" not in html
+    assert "<img" not in html
+    assert "<b>vest" not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_text_card(soe_request: dict[str, Any]) -> None:
+    text = firefight.render_card(firefight.resolve(soe_request, dice=[1, 20, 5]), fmt="text")
+    assert "Miss" in text
+    assert "1d20x20 -> 20 + 5 = 25" in text
+
+
+def test_every_label_key_the_engine_uses_is_in_en_json() -> None:
+    keys = set(strings("en"))
+    source = "".join(p.read_text(encoding="utf-8") for p in
+                     Path(firefight.__file__).parent.rglob("*.py"))
+    assert "FIREFIGHT" in source
+    for ruleset_schema in [firefight.schema(r["id"]) for r in firefight.list_rulesets()]:
+        for prop in ruleset_schema["options"]["properties"].values():
+            assert prop["x-label-key"] in keys
+            for k in prop.get("x-enum-label-keys", []):
+                assert k in keys, k
+
+
+def test_lang_files_have_the_same_keys() -> None:
+    from firefight.resources import resource_dir
+
+    files = sorted(resource_dir("lang").glob("*.json"))
+    flat = {}
+    for f in files:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        out: dict[str, str] = {}
+
+        def walk(prefix: str, node: Any, out: dict[str, str] = out) -> None:
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    walk(f"{prefix}.{k}" if prefix else k, v)
+            else:
+                out[prefix] = node
+
+        walk("", data)
+        flat[f.name] = set(out)
+    for name, keys in flat.items():
+        assert keys == flat["en.json"], name

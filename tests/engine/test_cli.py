@@ -1,0 +1,50 @@
+"""The ``firefight`` command line (CPython only: Pyodide has no subprocesses)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from _examples import EXAMPLES, IN_PYODIDE
+
+from firefight.cli import main
+
+pytestmark = pytest.mark.skipif(IN_PYODIDE, reason="no CLI inside the browser runtime")
+
+
+def test_resolve_with_scripted_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(EXAMPLES / "soe_rhino.json"), "--dice", "1,10,13,7"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"]["hp_loss"] == 60
+
+
+def test_resolve_text_card(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(EXAMPLES / "soe_rhino.json"), "--dice", "1,10,13,7",
+                 "--format", "text"]) == 0
+    assert "60 HP lost (65 → 5)" in capsys.readouterr().out
+
+
+def test_bad_request_exits_1_with_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"ruleset": "soe"}', encoding="utf-8")
+    assert main(["resolve", str(bad), "--seed", "1"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_request"
+
+
+def test_odds_and_inverse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--modifier", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] == "11/21"
+    assert main(["odds", "--probability", "0.5238"]) == 0
+    assert json.loads(capsys.readouterr().out)["net_modifier"] == 0
+
+
+def test_schema_and_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "soe"]) == 0
+    assert "options" in json.loads(capsys.readouterr().out)
+    assert main(["resolve", str(EXAMPLES / "soe_rhino.json"), "--seed", "4"]) == 0
+    result = tmp_path / "r.json"
+    result.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["card", str(result), "--format", "html"]) == 0
+    assert "firefight-card" in capsys.readouterr().out

@@ -86,6 +86,8 @@ def schema(ruleset_id: str) -> dict[str, Any]:
             "request": ruleset.request_model.model_json_schema(by_alias=True),
             "options": ruleset.options_model.model_json_schema(by_alias=True),
             "settings": settings.model_json_schema(by_alias=True) if settings else None,
+            "actions": {name: model.model_json_schema(by_alias=True)
+                        for name, model in ruleset.action_options.items()},
         }
 
     return _guarded(run)

@@ -26,6 +26,9 @@ class Ruleset(ABC):
     actions: ClassVar[tuple[str, ...]] = ("attack",)
     request_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[BaseModel]]
+    # Rulesets with several actions: the options (dialog) model of each, by action name. The
+    # request model is then a RootModel over a union discriminated on "action".
+    action_options: ClassVar[dict[str, type[BaseModel]]] = {}
     settings_model: ClassVar[type[BaseModel] | None] = None
 
     @abstractmethod

@@ -28,8 +28,17 @@ def _field(loc: tuple[int | str, ...]) -> str:
     return out or "request"
 
 
-def validation_error(exc: ValidationError, ruleset_id: str) -> FirefightError:
-    fields = [(_field(e["loc"]), e["msg"]) for e in exc.errors(include_url=False)]
+def validation_error(exc: ValidationError, ruleset_id: str, tag: object = None
+                     ) -> FirefightError:
+    """Name each bad field by its path in the request (a union's tag is not part of it)."""
+    fields = []
+    for e in exc.errors(include_url=False):
+        loc = tuple(e["loc"])
+        if tag is not None and loc[:1] == (tag,):
+            loc = loc[1:]
+        if not loc and e["type"] == "union_tag_invalid":
+            loc = ("action",)
+        fields.append((_field(loc), e["msg"]))
     first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
     return FirefightError(f"invalid {ruleset_id} request ({first})", fields=fields)
 
@@ -41,9 +50,11 @@ def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
                              fields=[("request", "expected an object")])
     ruleset = registry.get(request.get("ruleset"))
     try:
-        return ruleset, ruleset.request_model.model_validate(request)
+        model = ruleset.request_model.model_validate(request)
     except ValidationError as exc:
-        raise validation_error(exc, ruleset.id) from None
+        raise validation_error(exc, ruleset.id, request.get("action", "attack")) from None
+    # A multi-action ruleset's model is a RootModel over its actions; its resolver unwraps it.
+    return ruleset, model
 
 
 def _guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:

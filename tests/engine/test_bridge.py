@@ -17,7 +17,7 @@ options = st.fixed_dictionaries({}, optional={
     "position": st.sampled_from(soe.POSITIONS),
     "target_movement": st.sampled_from(soe.MOVEMENTS),
     "target_size": st.sampled_from(soe.SIZES),
-    "visibility": st.sampled_from(soe.VISIBILITIES),
+    "visibility": st.sampled_from(soe.VISIBILITIES[:6]),  # Table 1 rows (the default table)
     "wind": st.sampled_from(soe.WINDS),
     "perfect_ranging": st.booleans(),
     "target_dodging": st.booleans(),

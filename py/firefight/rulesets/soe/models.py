@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
 
 from firefight.models import Distance, Participant, Strict
 
@@ -24,15 +24,23 @@ MODES = ("quickfire", "aimed", "sniper")
 POSITIONS = ("standing", "kneeling", "prone")
 MOVEMENTS = ("none", "slow", "medium", "fast")
 SIZES = ("2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m")
-VISIBILITIES = ("daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night")
+# Table 1's six rows, then Table 10's finer levels (used with the `visibility_table` setting).
+VISIBILITIES = ("daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
+                "overcast", "office", "artificial_light", "corridor", "quarter_moon")
 WINDS = ("vacuum", "none", "moderate", "high")
+CALLED_SHOTS = ("none", "eye", "hand", "head", "limb", "torso")
+TRAUMA_CLASSES = ("trivial", "minor", "moderate", "severe", "critical", "untreatable", "fatal")
 
 Mode = Literal["quickfire", "aimed", "sniper"]
 Position = Literal["standing", "kneeling", "prone"]
 Movement = Literal["none", "slow", "medium", "fast"]
 Size = Literal["2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m"]
-Visibility = Literal["daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night"]
+Visibility = Literal["daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
+                     "overcast", "office", "artificial_light", "corridor", "quarter_moon"]
 Wind = Literal["vacuum", "none", "moderate", "high"]
+CalledShot = Literal["none", "eye", "hand", "head", "limb", "torso"]
+TraumaClass = Literal["trivial", "minor", "moderate", "severe", "critical", "untreatable", "fatal"]
+InjuryMode = Literal["hit_points", "general_trauma"]
 
 
 class SoeStats(Strict):
@@ -48,6 +56,11 @@ class SoeStats(Strict):
     hp: int | None = Field(default=None, ge=-1000, le=10000, description="current hit points")
     hp_max: int = Field(default=8, ge=1, le=10000, description="soe 2.4: a human has 8")
     mass_kg: float | None = Field(default=None, gt=0, le=1_000_000)
+    injury_mode: Literal["world", "hit_points", "general_trauma"] = Field(
+        default="world", description="soe Table 3: the referee's choice for this actor")
+    pretrauma: int = Field(default=0, ge=-10, le=0, description="current Pre-Trauma penalty")
+    delayed_injuries: list[TraumaClass] = Field(
+        default_factory=list, max_length=50, description="possible delayed injuries (Table 3)")
 
 
 class SoeArmor(Strict):
@@ -109,6 +122,9 @@ class SoeOptions(Strict):
     projectiles: int | None = Field(
         default=None, ge=1, le=10000, json_schema_extra=label("projectiles")
     )
+    called_shot: CalledShot = Field(
+        default="none", json_schema_extra=choices("called_shot", CALLED_SHOTS)
+    )
 
 
 class SoeSettings(Strict):
@@ -117,12 +133,26 @@ class SoeSettings(Strict):
     tie_goes_to: Literal["player", "attacker", "target"] = Field(
         default="player", json_schema_extra=choices("tie_goes_to", ("player", "attacker", "target"))
     )
-    injury_mode: Literal["hit_points"] = Field(
-        default="hit_points", json_schema_extra=choices("injury_mode", ("hit_points",))
+    injury_mode: InjuryMode = Field(
+        default="hit_points",
+        json_schema_extra=choices("injury_mode", ("hit_points", "general_trauma")),
     )
     range_floor: Literal["off", "section6", "shifted"] = Field(
         default="off", json_schema_extra=choices("range_floor", ("off", "section6", "shifted"))
     )
+    visibility_table: Literal["table1", "table10"] = Field(
+        default="table1", json_schema_extra=choices("visibility_table", ("table1", "table10"))
+    )
+    delayed_injury: bool = Field(default=False, json_schema_extra=label("delayed_injury"))
+    pretrauma: bool = Field(default=False, json_schema_extra=label("pretrauma"))
+    pretrauma_reading: Literal["caption", "example"] = Field(
+        default="caption",
+        json_schema_extra=choices("pretrauma_reading", ("caption", "example")),
+    )
+
+
+TraumaTables = dict[TraumaClass, Annotated[list[Annotated[str, Field(max_length=500)]],
+                                           Field(min_length=5, max_length=5)]]
 
 
 class SoeAttackRequest(Strict):
@@ -134,3 +164,52 @@ class SoeAttackRequest(Strict):
     range: Distance
     options: SoeOptions = Field(default_factory=SoeOptions)
     settings: SoeSettings = Field(default_factory=SoeSettings)
+    trauma_tables: TraumaTables | None = Field(
+        default=None, description="the referee's General Trauma RollTables, five effects each")
+
+
+class SoeWillCheckRequest(Strict):
+    """soe Table 3, Pre-trauma: a Will roll that, on success, ends the Pre-Trauma penalty."""
+
+    ruleset: Literal["soe"]
+    action: Literal["will_check"]
+    character: SoeCombatant
+    settings: SoeSettings = Field(default_factory=SoeSettings)
+
+
+class SoeDelayedInjuryRequest(Strict):
+    """soe Table 3, Delayed Injury: after combat, an opposed roll modified by Strength."""
+
+    ruleset: Literal["soe"]
+    action: Literal["delayed_injury_check"]
+    character: SoeCombatant
+    trauma_class: TraumaClass
+    settings: SoeSettings = Field(default_factory=SoeSettings)
+
+
+class SoeTraumaRequest(Strict):
+    """soe Table 3, General Trauma Table: effect ceil(1d20/4) of the class's five."""
+
+    ruleset: Literal["soe"]
+    action: Literal["general_trauma"]
+    character: SoeCombatant
+    trauma_class: TraumaClass
+    trauma_tables: TraumaTables | None = None
+
+
+def _action(value: Any) -> str:
+    if isinstance(value, dict):
+        return str(value.get("action", "attack"))
+    return str(getattr(value, "action", "attack"))
+
+
+class SoeRequest(RootModel[Annotated[
+    Annotated[SoeAttackRequest, Tag("attack")]
+    | Annotated[SoeWillCheckRequest, Tag("will_check")]
+    | Annotated[SoeDelayedInjuryRequest, Tag("delayed_injury_check")]
+    | Annotated[SoeTraumaRequest, Tag("general_trauma")],
+    Discriminator(_action),
+]]):
+    """Any Stars of Empire request; "action" picks the kind (default "attack")."""
+
+    model_config = ConfigDict(frozen=True)

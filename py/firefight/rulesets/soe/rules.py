@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from firefight.errors import RuleRefusalError
+from firefight.errors import FirefightError, RuleRefusalError
 from firefight.models import Modifier, Note
-from firefight.rulesets.soe.models import SoeAttackRequest, SoeCombatant
+from firefight.rulesets.soe.models import SoeAttackRequest, SoeCombatant, SoeSettings
 from firefight.tables import BandTable, load_json
 
 PKG = "firefight.rulesets.soe"
@@ -23,6 +23,9 @@ P = "FIREFIGHT.soe"
 @dataclass(frozen=True)
 class Tables:
     table1: dict[str, Any]
+    table10: dict[str, int]
+    called_shots: dict[str, float]
+    trauma: dict[str, list[str]]
     projectiles: BandTable[int]
     injury: BandTable[str]
     delayed: BandTable[str | None]
@@ -38,6 +41,10 @@ def tables() -> Tables:
     columns = [{**c, "value": i} for i, c in enumerate(t4["projectile_columns"])]
     return Tables(
         table1=load_json(PKG, "table1.json"),
+        table10=load_json(PKG, "table10.json")["visibility"],
+        called_shots={k: v["width_cm"] for k, v in
+                      load_json(PKG, "called_shots.json")["parts"].items()},
+        trauma=load_json(PKG, "trauma.json")["classes"],
         projectiles=BandTable[int].model_validate(load_json(PKG, "projectiles.json")),
         injury=BandTable[str].model_validate(t3["injury"]),
         delayed=BandTable[str | None].model_validate(t3["delayed"]),
@@ -200,12 +207,18 @@ def _target_rows(led: _Ledger, request: SoeAttackRequest) -> None:
     if opts.target_movement != "none":
         led.add(f"movement.{opts.target_movement}", t1["movement"][opts.target_movement],
                 "soe Table 1, \"Movement\"")
-    if t1["target_size"][opts.target_size]:
+    if opts.called_shot != "none":
+        # soe 10.4: a called shot's chance comes from the size table, at the part's width.
+        row = size_row(tables().called_shots[opts.called_shot])
+        led.add(f"called_shot.{opts.called_shot}", t1["target_size"][row],
+                "soe section 10.4 (Table 1, \"Target Size\")", row=row)
+        led.note("called_shot", "soe section 10.4")
+    elif t1["target_size"][opts.target_size]:
         led.add(f"target_size.{opts.target_size}", t1["target_size"][opts.target_size],
                 "soe Table 1, \"Target Size\"")
-    if t1["visibility"][opts.visibility]:
-        led.add(f"visibility.{opts.visibility}", t1["visibility"][opts.visibility],
-                "soe Table 1, \"Visibility\"")
+    value, source = visibility_modifier(opts.visibility, request.settings)
+    if value:
+        led.add(f"visibility.{opts.visibility}", value, source)
     if opts.target_dodging:
         agility = request.target.stats.agility
         led.add("dodging", dodge_modifier(agility), "soe Table 1, \"Target Dodging\"", agl=agility)
@@ -217,7 +230,32 @@ def to_hit_ledger(request: SoeAttackRequest, range_m: float) -> tuple[list[Modif
     _shooter_rows(led, request, range_m)
     _weapon_rows(led, request)
     _target_rows(led, request)
+    if request.attacker.stats.pretrauma:
+        led.add("pretrauma", request.attacker.stats.pretrauma,
+                "soe Table 3, \"Pretrauma\": a negative modifier to all tasks")
     return led.mods, led.notes
+
+
+def size_row(width_cm: float) -> str:
+    """The Table 1 "Target Size" row nearest a width, on a log scale (sizes span 2 cm - 18 m)."""
+    widths = {"2cm": 2, "10cm": 10, "30cm": 30, "40cm": 40, "50cm": 50, "70cm": 70, "90cm": 90,
+              "1.5m": 150, "3m": 300, "9m": 900, "18m": 1800}
+    return min(widths, key=lambda k: abs(math.log(widths[k] / width_cm)))
+
+
+def visibility_modifier(level: str, settings: SoeSettings) -> tuple[int, str]:
+    """Table 1's six rows, or Table 10's finer levels when the world chooses them."""
+    if settings.visibility_table == "table10":
+        table, source = tables().table10, "soe Table 10, \"Compressed even integer\""
+    else:
+        table, source = tables().table1["visibility"], "soe Table 1, \"Visibility\""
+    if level not in table:
+        which = "Table 10" if settings.visibility_table == "table10" else "Table 1"
+        raise FirefightError(
+            f"visibility {level!r} is not a row of {which}, which this world uses",
+            fields=[("options.visibility", f"choose one of {', '.join(table)}")],
+        )
+    return table[level], source
 
 
 def armor_column(request: SoeAttackRequest) -> str:

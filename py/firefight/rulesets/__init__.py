@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 
 def builtin() -> list[Ruleset]:
+    from firefight.rulesets.percentile import RULESET as PERCENTILE
     from firefight.rulesets.soe import RULESET as SOE
 
-    return [SOE]
+    return [SOE, PERCENTILE]

@@ -1,0 +1,58 @@
+// Pure: the engine's dice records -> Foundry Roll data (for Roll.fromData),
+// so the rolls on a ChatMessage are exactly the dice Python used.
+
+const TERM_RE = /^\s*(\d*)d(\d+)([^+\-*/\s]*)/i;
+
+/** Parse "1d20x20" -> {number: 1, faces: 20, modifiers: ["x20"]}. */
+export function parseFormula(formula, fallbackFaces) {
+  const m = TERM_RE.exec(formula ?? "");
+  if (!m) return { number: 1, faces: fallbackFaces, modifiers: [] };
+  const modifiers = m[3] ? m[3].match(/[a-z]+[<>=]*\d*/gi) ?? [] : [];
+  return { number: m[1] ? Number(m[1]) : 1, faces: Number(m[2]), modifiers };
+}
+
+/**
+ * One dice record {formula, faces, explode_on, results, total, purpose, side}
+ * -> plain Roll data with a single evaluated Die term.
+ */
+export function rollDataFromDice(record) {
+  const { number, faces, modifiers } = parseFormula(record.formula, record.faces);
+  const explodeOn = record.explode_on ?? null;
+  const results = record.results.map((value, i) => {
+    const r = { result: value, active: true };
+    // A die that triggered the next roll is marked exploded, as Foundry marks it.
+    if (explodeOn !== null && value >= explodeOn && i < record.results.length - 1) r.exploded = true;
+    return r;
+  });
+  const total = record.total ?? results.reduce((s, r) => s + r.result, 0);
+  const flavor = record.purpose ?? "";
+  const options = { flavor, firefight: { purpose: record.purpose ?? null, side: record.side ?? null } };
+  return {
+    class: "Roll",
+    options,
+    dice: [],
+    formula: record.formula ?? `${number}d${faces ?? record.faces}`,
+    terms: [{
+      class: "Die",
+      options: { flavor },
+      evaluated: true,
+      number,
+      faces: faces ?? record.faces,
+      modifiers,
+      results,
+    }],
+    total,
+    evaluated: true,
+  };
+}
+
+/** All dice of a result -> Roll data list. */
+export function rollDataFromResult(result) {
+  return (result?.dice ?? []).map(rollDataFromDice);
+}
+
+/** The faces a Roll (or its JSON) carries, flattened in order. */
+export function facesOfRoll(roll) {
+  const data = typeof roll?.toJSON === "function" ? roll.toJSON() : roll;
+  return (data?.terms ?? []).flatMap((t) => (t.results ?? []).map((r) => r.result));
+}

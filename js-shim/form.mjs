@@ -1,0 +1,157 @@
+// Pure: a ruleset's options JSON schema -> form fields -> HTML, and back to values.
+// enum -> select, integer/number -> number input, boolean -> checkbox.
+
+export function escapeHTML(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function resolveRef(node, root) {
+  let n = node;
+  for (let guard = 0; n && guard < 16; guard++) {
+    if (n.$ref?.startsWith("#/")) {
+      const target = n.$ref.slice(2).split("/").reduce((o, k) => o?.[k], root);
+      const { $ref, ...rest } = n;
+      n = { ...target, ...rest };
+    } else if (Array.isArray(n.allOf) && n.allOf.length === 1) {
+      const { allOf, ...rest } = n;
+      n = { ...resolveRef(allOf[0], root), ...rest };
+    } else if (Array.isArray(n.anyOf)) {
+      // Optional[X]: keep X, remember nullability.
+      const nonNull = n.anyOf.filter((a) => a.type !== "null");
+      if (nonNull.length !== 1) return n;
+      const { anyOf, ...rest } = n;
+      n = { ...resolveRef(nonNull[0], root), ...rest, nullable: true };
+    } else return n;
+  }
+  return n;
+}
+
+function humanize(name) {
+  const s = String(name).replace(/[_-]+/g, " ").trim();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function labelOf(node, fallback, localize) {
+  const key = node["x-label-key"];
+  if (key) {
+    const text = localize(key);
+    if (text && text !== key) return text;
+  }
+  return node.title ?? humanize(fallback);
+}
+
+function enumChoices(node, localize) {
+  // oneOf [{const, title, x-label-key}] is the labelled form of an enum.
+  if (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o)) {
+    return node.oneOf.map((o) => ({ value: o.const, label: labelOf(o, o.const, localize) }));
+  }
+  const keys = node["x-enum-label-keys"] ?? node["x-enum-labels"];
+  return node.enum.map((value, i) => {
+    const key = Array.isArray(keys) ? keys[i] : keys?.[value];
+    let label = key ? localize(key) : undefined;
+    if (!label || label === key) label = humanize(value);
+    return { value, label };
+  });
+}
+
+/** Options schema -> [{name, kind, label, hint, default, choices?, min?, max?, step?}] */
+export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } = {}) {
+  const root = schema ?? {};
+  const props = root.properties ?? {};
+  const order = root["x-order"] ?? Object.keys(props);
+  const fields = [];
+  for (const name of order) {
+    if (!props[name]) continue;
+    const node = resolveRef(props[name], root);
+    const base = {
+      name,
+      label: labelOf(node, name, localize),
+      hint: node["x-hint-key"] ? localize(node["x-hint-key"]) : node.description ?? "",
+      default: node.default,
+    };
+    if (Array.isArray(node.enum) || (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o))) {
+      fields.push({ ...base, kind: "select", choices: enumChoices(node, localize) });
+    } else if (node.type === "integer" || node.type === "number") {
+      fields.push({
+        ...base, kind: "number",
+        min: node.minimum ?? node.exclusiveMinimum, max: node.maximum ?? node.exclusiveMaximum,
+        step: node.type === "integer" ? 1 : node.multipleOf ?? "any",
+        placeholder: node.nullable && node.default == null ? auto : "",
+      });
+    } else if (node.type === "boolean") {
+      fields.push({ ...base, kind: "checkbox" });
+    }
+    // Other shapes (objects, arrays) are not offered in the dialog.
+  }
+  return fields;
+}
+
+/** Initial values from defaults. */
+export function defaultValues(fields) {
+  const values = {};
+  for (const f of fields) {
+    if (f.default !== undefined) values[f.name] = f.default;
+    else if (f.kind === "checkbox") values[f.name] = false;
+    else if (f.kind === "select" && f.choices.length) values[f.name] = f.choices[0].value;
+  }
+  return values;
+}
+
+/** Fields -> HTML (inputs named "opt.<name>"). */
+export function renderFields(fields, values = defaultValues(fields)) {
+  return fields.map((f) => {
+    const id = `firefight-opt-${f.name}`;
+    const name = `opt.${f.name}`;
+    const hint = f.hint ? `<p class="hint">${escapeHTML(f.hint)}</p>` : "";
+    let input;
+    if (f.kind === "select") {
+      const opts = f.choices.map((c, i) => {
+        const sel = c.value === values[f.name] ? " selected" : "";
+        return `<option value="${i}"${sel}>${escapeHTML(c.label)}</option>`;
+      }).join("");
+      input = `<select id="${id}" name="${name}">${opts}</select>`;
+    } else if (f.kind === "number") {
+      const attrs = [
+        f.min !== undefined ? `min="${f.min}"` : "", f.max !== undefined ? `max="${f.max}"` : "",
+        `step="${f.step}"`,
+      ].filter(Boolean).join(" ");
+      const ph = f.placeholder ? ` placeholder="${escapeHTML(f.placeholder)}"` : "";
+      input = `<input type="number" id="${id}" name="${name}" value="${escapeHTML(values[f.name] ?? "")}" ${attrs}${ph}>`;
+    } else {
+      input = `<input type="checkbox" id="${id}" name="${name}"${values[f.name] ? " checked" : ""}>`;
+    }
+    return `<div class="form-group" data-field="${escapeHTML(f.name)}"><label for="${id}">${escapeHTML(f.label)}</label><div class="form-fields">${input}</div>${hint}</div>`;
+  }).join("\n");
+}
+
+/**
+ * Raw form readings -> typed option values.
+ * raw: {name: string (select index / number text) | boolean (checkbox)}
+ */
+export function coerceValues(fields, raw) {
+  const out = {};
+  for (const f of fields) {
+    const v = raw[f.name];
+    if (f.kind === "checkbox") out[f.name] = Boolean(v);
+    else if (f.kind === "select") {
+      const choice = f.choices[Number(v)];
+      if (choice) out[f.name] = choice.value;
+    } else if (f.kind === "number") {
+      if (v === "" || v === undefined || v === null) continue;
+      const n = Number(v);
+      if (Number.isFinite(n)) out[f.name] = f.step === 1 ? Math.trunc(n) : n;
+    }
+  }
+  return out;
+}
+
+/** Read raw values from a form element (DOM). */
+export function readForm(form, fields) {
+  const raw = {};
+  for (const f of fields) {
+    const el = form.elements.namedItem(`opt.${f.name}`);
+    if (!el) continue;
+    raw[f.name] = f.kind === "checkbox" ? el.checked : el.value;
+  }
+  return coerceValues(fields, raw);
+}

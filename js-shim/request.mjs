@@ -1,0 +1,78 @@
+// Pure functions: Foundry documents -> engine request (docs/architecture.md).
+// Only flags.firefight.<ruleset> is read; nothing here knows a ruleset's rules.
+
+const METRES_PER_UNIT = {
+  m: 1, meter: 1, meters: 1, metre: 1, metres: 1,
+  km: 1000, kilometer: 1000, kilometers: 1000,
+  ft: 0.3048, feet: 0.3048, foot: 0.3048,
+  yd: 0.9144, yard: 0.9144, yards: 0.9144,
+  mi: 1609.344, mile: 1609.344, miles: 1609.344,
+};
+
+/** The ruleset's data object stored on a document, or undefined. */
+export function rulesetData(doc, ruleset) {
+  return doc?.flags?.firefight?.[ruleset];
+}
+
+function itemsOf(actor) {
+  const items = actor?.items;
+  if (!items) return [];
+  if (Array.isArray(items)) return items;
+  // Foundry's Collection (a Map) has .contents; a plain Map iterates entries.
+  return items.contents ?? Array.from(typeof items.values === "function" ? items.values() : items);
+}
+
+/** Items of one category ("weapon", "armor", ...) carrying data for the ruleset. */
+export function itemsByCategory(actor, ruleset, category) {
+  return itemsOf(actor).filter((item) => rulesetData(item, ruleset)?.category === category);
+}
+
+export function weaponsOf(actor, ruleset) {
+  return itemsByCategory(actor, ruleset, "weapon");
+}
+
+export function equippedArmor(actor, ruleset) {
+  return itemsByCategory(actor, ruleset, "armor").filter((i) => i.flags?.firefight?.equipped === true);
+}
+
+/** {"name","item_id", ...data} for one item. */
+export function itemEntry(item, ruleset) {
+  return { name: item.name, item_id: item.id, ...structuredClone(rulesetData(item, ruleset) ?? {}) };
+}
+
+/** One side of a shot: token -> {name, actor_id, token_id, pc, stats, armor}. */
+export function combatant(token, ruleset) {
+  const actor = token?.actor;
+  if (!actor) throw new Error(`Token ${token?.name ?? "?"} has no actor`);
+  const stats = rulesetData(actor, ruleset);
+  if (!stats) throw new Error(`${actor.name} has no Firefight data for ruleset "${ruleset}"`);
+  return {
+    name: token.name ?? actor.name,
+    actor_id: actor.id,
+    token_id: token.id ?? token.document?.id ?? null,
+    pc: Boolean(actor.hasPlayerOwner),
+    stats: structuredClone(stats),
+    armor: equippedArmor(actor, ruleset).map((i) => itemEntry(i, ruleset)),
+  };
+}
+
+/** Scene distance -> {value, units:"m"}; unknown units pass through unchanged. */
+export function rangeFromMeasure(distance, units) {
+  const key = String(units ?? "").trim().toLowerCase().replace(/\.$/, "");
+  const factor = METRES_PER_UNIT[key];
+  if (factor === undefined) return { value: distance, units: units ?? "" };
+  return { value: Math.round(distance * factor * 100) / 100, units: "m" };
+}
+
+/** The full attack request. */
+export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {} }) {
+  return {
+    ruleset,
+    action: "attack",
+    attacker: combatant(attackerToken, ruleset),
+    target: combatant(targetToken, ruleset),
+    weapon: itemEntry(weaponItem, ruleset),
+    range,
+    options: structuredClone(options),
+  };
+}

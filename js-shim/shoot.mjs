@@ -1,0 +1,187 @@
+// The shot: tokens -> dialog (weapon, options, live odds) -> resolve -> ChatMessage.
+import { MODULE_ID, ENTROPY_START, ENTROPY_MAX } from "./config.mjs";
+import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData } from "./request.mjs";
+import { rollDataFromResult } from "./dice.mjs";
+import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
+import { EngineError } from "./engine.mjs";
+import { t } from "./i18n.mjs";
+
+const schemaCache = new Map();
+
+export function currentRuleset() {
+  return game.settings.get(MODULE_ID, "ruleset");
+}
+
+/** Show an engine or shim error to the user; never throws. */
+export function reportError(err) {
+  console.error("Firefight |", err);
+  let text = err?.message ?? String(err);
+  if (err instanceof EngineError && err.fields?.length) {
+    text += ": " + err.fields.map((f) => `${f.field} — ${f.reason}`).join("; ");
+  }
+  ui.notifications?.error(`Firefight: ${text}`);
+}
+
+/** Distance between two tokens on the scene, as a request range. */
+export function measureRange(a, b) {
+  const path = canvas.grid.measurePath([a.center, b.center]);
+  return rangeFromMeasure(path.distance, canvas.scene?.grid?.units ?? canvas.grid.units);
+}
+
+export async function optionsSchema(engine, ruleset) {
+  if (!schemaCache.has(ruleset)) {
+    const p = engine.call("schema", { ruleset });
+    schemaCache.set(ruleset, p);
+    p.catch(() => schemaCache.delete(ruleset));
+  }
+  return (await schemaCache.get(ruleset)).options;
+}
+
+/** resolve with VTT entropy; grow the list while the engine reports it ran out. */
+export async function resolveWithEntropy(engine, request, random = () => CONFIG.Dice.randomUniform()) {
+  for (let n = ENTROPY_START; ; n *= 4) {
+    const entropy = Array.from({ length: n }, random);
+    try {
+      return await engine.call("resolve", { request, entropy });
+    } catch (err) {
+      if (err?.code !== "entropy_exhausted" || n * 4 > ENTROPY_MAX) throw err;
+    }
+  }
+}
+
+function pickTokens({ attacker, target }) {
+  const a = attacker ?? canvas.tokens.controlled[0];
+  const b = target ?? [...game.user.targets].find((t) => t !== a && t.id !== a?.id) ?? [...game.user.targets][0];
+  if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
+  if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
+  if (a === b || (a.id && a.id === b.id)) throw new Error(t("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
+  return { a, b };
+}
+
+function formatOdds(odds) {
+  const pct = (odds.probability * 100).toFixed(1);
+  const net = odds.net_modifier;
+  const netText = net === undefined ? "" : ` · ${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
+  return { pct: `${pct}%`, detail: `${odds.exact ?? ""}${netText}` };
+}
+
+function dialogContent({ a, b, range, weapons, fields, values }) {
+  const weaponOpts = weapons.map((w, i) => `<option value="${i}">${escapeHTML(w.name)}</option>`).join("");
+  return `<div class="firefight-shot">
+  <p class="ff-matchup"><strong>${escapeHTML(a.name)}</strong> → <strong>${escapeHTML(b.name)}</strong>
+    <span class="ff-range">${escapeHTML(range.value)} ${escapeHTML(range.units)}</span></p>
+  <div class="form-group" data-field="weapon"><label for="firefight-weapon">${escapeHTML(t("FIREFIGHT.ui.dialog.weapon", "Weapon"))}</label>
+    <div class="form-fields"><select id="firefight-weapon" name="weapon">${weaponOpts}</select></div></div>
+  ${renderFields(fields, values)}
+  <div class="ff-odds" data-firefight-odds aria-live="polite">
+    <span class="ff-odds-label">${escapeHTML(t("FIREFIGHT.ui.dialog.hitChance", "Hit chance"))}</span>
+    <span class="ff-odds-value" data-odds-value>…</span>
+    <span class="ff-odds-detail" data-odds-detail></span>
+  </div>
+</div>`;
+}
+
+/** Open the shot dialog; resolves {weaponItem, options} or null. */
+async function shotDialog(engine, ctx) {
+  const { ruleset, a, b, range, weapons, fields } = ctx;
+  const values = defaultValues(fields);
+  const DialogV2 = foundry.applications.api.DialogV2;
+  const read = (form) => ({
+    weaponItem: weapons[Number(form.elements.namedItem("weapon").value)] ?? weapons[0],
+    options: readForm(form, fields),
+  });
+  let seq = 0;
+  const refresh = async (form) => {
+    const mine = ++seq;
+    const out = form.querySelector("[data-firefight-odds]");
+    out?.classList.add("pending");
+    try {
+      const { weaponItem, options } = read(form);
+      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options });
+      const odds = await engine.call("odds", { request });
+      if (mine !== seq || !out) return;
+      const f = formatOdds(odds);
+      out.querySelector("[data-odds-value]").textContent = f.pct;
+      out.querySelector("[data-odds-detail]").textContent = f.detail;
+      out.dataset.probability = String(odds.probability);
+      out.classList.remove("error");
+    } catch (err) {
+      if (mine !== seq || !out) return;
+      out.querySelector("[data-odds-value]").textContent = "—";
+      out.querySelector("[data-odds-detail]").textContent = err?.message ?? String(err);
+      out.classList.add("error");
+    } finally {
+      if (mine === seq) out?.classList.remove("pending");
+    }
+  };
+  const result = await DialogV2.wait({
+    window: { title: t("FIREFIGHT.ui.dialog.title", "Fire!"), icon: "fa-solid fa-crosshairs" },
+    classes: ["firefight-dialog"],
+    position: { width: 440 },
+    content: dialogContent({ a, b, range, weapons, fields, values }),
+    buttons: [
+      { action: "fire", label: t("FIREFIGHT.ui.dialog.fire", "Fire"), icon: "fa-solid fa-crosshairs", default: true,
+        callback: (event, button) => read(button.form) },
+      { action: "cancel", label: t("FIREFIGHT.ui.dialog.cancel", "Cancel"), icon: "fa-solid fa-xmark" },
+    ],
+    render: (event, dialog) => {
+      const root = dialog?.element ?? event?.target?.element;
+      const form = root?.querySelector("form") ?? root;
+      if (!form) return;
+      form.addEventListener("change", () => refresh(form));
+      form.addEventListener("input", (ev) => { if (ev.target.type === "number") refresh(form); });
+      refresh(form);
+    },
+    rejectClose: false,
+  });
+  return result && typeof result === "object" ? result : null;
+}
+
+/** Post the resolved shot as a ChatMessage whose rolls are the engine's dice. */
+export async function postCard(reply, request, speakerToken) {
+  const rolls = rollDataFromResult(reply.result).map((data) => Roll.fromData(data));
+  const data = {
+    speaker: ChatMessage.getSpeaker({ token: speakerToken?.document ?? speakerToken }),
+    content: reply.html,
+    rolls,
+    flags: { [MODULE_ID]: { result: reply.result, request } },
+  };
+  if (CONFIG.sounds?.dice) data.sound = CONFIG.sounds.dice;
+  if (typeof ChatMessage.applyRollMode === "function" && game.settings.settings?.has?.("core.rollMode")) {
+    ChatMessage.applyRollMode(data, game.settings.get("core", "rollMode"));
+  }
+  return ChatMessage.create(data);
+}
+
+/**
+ * api.shoot({attacker?, target?, weapon?, options?, dialog = true})
+ * Resolves with the ChatMessage, or null if cancelled or failed (errors are notified).
+ */
+export async function shoot(engine, { attacker, target, weapon, options, dialog = true } = {}) {
+  try {
+    const ruleset = currentRuleset();
+    const { a, b } = pickTokens({ attacker, target });
+    if (!rulesetData(a.actor, ruleset)) throw new Error(t("FIREFIGHT.ui.error.noStats", "{name} has no Firefight stats.", { name: a.name }));
+    const weapons = weaponsOf(a.actor, ruleset);
+    if (!weapons.length) throw new Error(t("FIREFIGHT.ui.error.noWeapon", "{name} carries no weapon.", { name: a.name }));
+    const range = measureRange(a, b);
+    if (engine.status !== "ready") ui.notifications?.info(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"));
+    const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => game.i18n.localize(k),
+      { auto: t("FIREFIGHT.ui.dialog.auto", "auto") });
+    let choice;
+    if (dialog) {
+      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields });
+      if (!choice) return null;
+    } else {
+      const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
+      choice = { weaponItem, options: { ...defaultValues(fields), ...(options ?? {}) } };
+    }
+    const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range });
+    const reply = await resolveWithEntropy(engine, request);
+    if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
+    return await postCard(reply, request, a);
+  } catch (err) {
+    reportError(err);
+    return null;
+  }
+}

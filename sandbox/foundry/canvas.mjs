@@ -1,0 +1,320 @@
+// The scene: a square grid drawn in SVG, tokens you can select, target and drag,
+// and canvas.grid.measurePath for distances.
+import { Hooks } from "./hooks.mjs";
+import { escapeHTML } from "./utils.mjs";
+
+const SVG = "http://www.w3.org/2000/svg";
+const svg = (tag, attrs = {}) => {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+};
+
+/** Square grid; diagonals measured exactly (a diagonal step is √2 spaces). */
+export class SquareGrid {
+  constructor({ size = 100, distance = 5, units = "m" } = {}) {
+    Object.assign(this, { type: 1, size, sizeX: size, sizeY: size, distance, units });
+  }
+  isSquare = true;
+  isGridless = false;
+  getOffset({ x, y }) {
+    return { i: Math.floor(y / this.size), j: Math.floor(x / this.size) };
+  }
+  getCenterPoint({ i, j }) {
+    return { x: (j + 0.5) * this.size, y: (i + 0.5) * this.size };
+  }
+  getTopLeftPoint({ i, j }) {
+    return { x: j * this.size, y: i * this.size };
+  }
+  /** measurePath(waypoints) -> {waypoints, segments, distance, cost, spaces} */
+  measurePath(waypoints, options = {}) {
+    const segments = [];
+    let distance = 0;
+    let spaces = 0;
+    for (let k = 1; k < waypoints.length; k++) {
+      const from = waypoints[k - 1];
+      const to = waypoints[k];
+      const di = Math.abs(to.y - from.y) / this.size;
+      const dj = Math.abs(to.x - from.x) / this.size;
+      const straight = Math.max(di, dj) - Math.min(di, dj);
+      const steps = straight + Math.SQRT2 * Math.min(di, dj);
+      const d = steps * this.distance;
+      segments.push({ from, to, distance: d, cost: d, spaces: Math.round(Math.max(di, dj)) });
+      distance += d;
+      spaces += Math.round(Math.max(di, dj));
+    }
+    return { waypoints, segments, distance, cost: distance, spaces, diagonals: 0 };
+  }
+}
+
+/** A token placeable on the canvas. */
+export class Token {
+  constructor(document, layer) {
+    this.document = document;
+    this.layer = layer;
+    this.controlled = false;
+    this.element = null;
+  }
+  get id() {
+    return this.document.id;
+  }
+  get name() {
+    return this.document.name;
+  }
+  get actor() {
+    return this.document.actor;
+  }
+  get x() {
+    return this._drag?.x ?? this.document.x;
+  }
+  get y() {
+    return this._drag?.y ?? this.document.y;
+  }
+  get w() {
+    return (this.document.width ?? 1) * canvas.grid.size;
+  }
+  get h() {
+    return (this.document.height ?? 1) * canvas.grid.size;
+  }
+  get center() {
+    return { x: this.x + this.w / 2, y: this.y + this.h / 2 };
+  }
+  get isTargeted() {
+    return game.user.targets.has(this);
+  }
+  get isOwner() {
+    return game.user.isGM;
+  }
+  control({ releaseOthers = true } = {}) {
+    if (releaseOthers) for (const t of this.layer.controlled) if (t !== this) t.release();
+    if (!this.controlled) {
+      this.controlled = true;
+      Hooks.callAll("controlToken", this, true);
+    }
+    this.layer.refresh();
+    return true;
+  }
+  release() {
+    if (!this.controlled) return false;
+    this.controlled = false;
+    Hooks.callAll("controlToken", this, false);
+    this.layer.refresh();
+    return true;
+  }
+  setTarget(targeted = true, { user = game.user, releaseOthers = true } = {}) {
+    if (releaseOthers) {
+      for (const t of [...user.targets]) if (t !== this) {
+        user.targets.delete(t);
+        Hooks.callAll("targetToken", user, t, false);
+      }
+    }
+    const was = user.targets.has(this);
+    if (targeted) user.targets.add(this);
+    else user.targets.delete(this);
+    if (was !== targeted) Hooks.callAll("targetToken", user, this, targeted);
+    this.layer.refresh();
+  }
+}
+
+export class TokenLayer {
+  constructor(view) {
+    this.view = view;
+    this.objects = new Map();
+  }
+  get placeables() {
+    return [...this.objects.values()];
+  }
+  get controlled() {
+    return this.placeables.filter((t) => t.controlled);
+  }
+  get ownedTokens() {
+    return this.placeables.filter((t) => t.isOwner);
+  }
+  get(id) {
+    return this.objects.get(id);
+  }
+  releaseAll() {
+    for (const t of this.controlled) t.release();
+  }
+  refresh() {
+    this.view.draw();
+  }
+}
+
+function statsOf(actor) {
+  let ruleset = "soe";
+  try {
+    ruleset = game.settings.get("firefight", "ruleset");
+  } catch { /* module not loaded */ }
+  return actor?.flags?.firefight?.[ruleset] ?? {};
+}
+
+/** Draws the scene and handles pointer input. */
+export class SceneView {
+  constructor(svgRoot) {
+    this.root = svgRoot;
+    this.hover = null;
+  }
+  attach(canvasObj) {
+    this.canvas = canvasObj;
+    const { cols, rows } = canvasObj.scene;
+    const size = canvasObj.grid.size;
+    this.root.setAttribute("viewBox", `0 0 ${cols * size} ${rows * size}`);
+    this.root.innerHTML = "";
+    const defs = svg("defs");
+    defs.innerHTML = `
+      <pattern id="grid" width="${size}" height="${size}" patternUnits="userSpaceOnUse">
+        <path d="M ${size} 0 L 0 0 0 ${size}" fill="none" stroke="rgba(40,52,34,.28)" stroke-width="2"/></pattern>
+      <radialGradient id="ground" cx="50%" cy="45%" r="75%">
+        <stop offset="0%" stop-color="#b7b48a"/><stop offset="100%" stop-color="#8d8a62"/></radialGradient>
+      <clipPath id="token-clip"><circle cx="${size / 2}" cy="${size / 2}" r="${size * 0.4}"/></clipPath>
+      <filter id="shadow" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="4" stdDeviation="4" flood-opacity=".45"/></filter>`;
+    this.root.append(defs);
+    this.root.append(svg("rect", { width: cols * size, height: rows * size, fill: "url(#ground)" }));
+    this.root.append(svg("rect", { width: cols * size, height: rows * size, fill: "url(#grid)", class: "grid" }));
+    // A scale bar so the distances mean something at a glance.
+    const scale = svg("g", { class: "scale-bar", transform: `translate(${size * 0.5},${rows * size - size * 0.45})` });
+    scale.innerHTML = `<rect width="${size * 2}" height="10" fill="#222"/><rect width="${size}" height="10" fill="#eee"/>
+      <text x="0" y="-10" class="scale-text">0</text><text x="${size * 2}" y="-10" class="scale-text" text-anchor="end">${2 * canvasObj.grid.distance} ${escapeHTML(canvasObj.grid.units)}</text>`;
+    this.root.append(scale);
+    this.lines = svg("g", { class: "range-lines" });
+    this.tokens = svg("g", { class: "tokens" });
+    this.root.append(this.lines, this.tokens);
+    this.root.addEventListener("pointerdown", (ev) => {
+      if (ev.button === 0 && !ev.target.closest(".token")) canvasObj.tokens.releaseAll();
+    });
+    this.root.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    window.addEventListener("keydown", (ev) => {
+      if (ev.key.toLowerCase() === "t" && this.hover && !ev.target.closest("input,select,textarea")) {
+        this.hover.setTarget(!this.hover.isTargeted, { releaseOthers: !ev.shiftKey });
+      }
+    });
+  }
+
+  toScene(ev) {
+    const pt = this.root.createSVGPoint();
+    pt.x = ev.clientX;
+    pt.y = ev.clientY;
+    return pt.matrixTransform(this.root.getScreenCTM().inverse());
+  }
+
+  draw() {
+    if (!this.canvas) return;
+    const { grid } = this.canvas;
+    const size = grid.size;
+    this.tokens.innerHTML = "";
+    for (const token of this.canvas.tokens.placeables) {
+      const g = svg("g", { class: `token${token.controlled ? " controlled" : ""}${token.isTargeted ? " targeted" : ""}`,
+        "data-token-id": token.id, "data-name": token.name, transform: `translate(${token.x},${token.y})`, tabindex: 0,
+        role: "button", "aria-label": token.name });
+      const disp = token.document.disposition ?? 0;
+      const ring = disp > 0 ? "#2f7ed8" : disp < 0 ? "#c0392b" : "#d4a017";
+      const st = statsOf(token.actor);
+      const hpBar = Number.isFinite(st.hp) && Number.isFinite(st.hp_max) && st.hp_max > 0;
+      const frac = hpBar ? Math.max(0, Math.min(1, st.hp / st.hp_max)) : 0;
+      const hpColor = frac > 0.5 ? "#3fa34d" : frac > 0.25 ? "#e0a800" : "#c0392b";
+      g.innerHTML = `
+        <circle class="select-ring" cx="${size / 2}" cy="${size / 2}" r="${size * 0.5}"/>
+        <circle cx="${size / 2}" cy="${size / 2}" r="${size * 0.44}" fill="#f4f1e8" stroke="${ring}" stroke-width="8" filter="url(#shadow)"/>
+        <image href="${escapeHTML(token.document.texture?.src ?? "")}" x="${size * 0.1}" y="${size * 0.1}" width="${size * 0.8}" height="${size * 0.8}" clip-path="url(#token-clip)"/>
+        ${hpBar ? `<g class="hp" transform="translate(${size * 0.1},${-size * 0.4})"><rect width="${size * 0.8}" height="12" rx="4" fill="#222" opacity=".85"/>
+          <rect x="2" y="2" width="${(size * 0.8 - 4) * frac}" height="8" rx="3" fill="${hpColor}"/>
+          <text x="${size * 0.4}" y="-5" class="hp-text" text-anchor="middle">${st.hp}/${st.hp_max} HP</text></g>` : ""}
+        <g class="reticle">${[0, 90, 180, 270].map((a) => `<path d="M ${size / 2} ${-size * 0.08} l -12 -16 h 24 z" transform="rotate(${a} ${size / 2} ${size / 2})"/>`).join("")}</g>
+        <g class="nameplate" transform="translate(${size / 2},${size * 1.12})"><rect x="-${size * 1.05}" y="-22" width="${size * 2.1}" height="32" rx="7"/>
+          <text text-anchor="middle" y="1">${escapeHTML(token.name)}</text></g>`;
+      this._wire(g, token);
+      this.tokens.append(g);
+    }
+    this._drawLines();
+  }
+
+  _drawLines() {
+    this.lines.innerHTML = "";
+    const from = this.canvas.tokens.controlled[0];
+    if (!from) return;
+    for (const to of game.user.targets) {
+      if (to === from) continue;
+      const a = from.center;
+      const b = to.center;
+      const d = this.canvas.grid.measurePath([a, b]).distance;
+      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      const label = `${Math.round(d * 10) / 10} ${this.canvas.grid.units}`;
+      this.lines.innerHTML += `<line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" class="range-line"/>
+        <g class="range-label" transform="translate(${mid.x},${mid.y})"><rect x="-62" y="-24" width="124" height="40" rx="10"/>
+        <text text-anchor="middle" y="6" data-range="${d}">${escapeHTML(label)}</text></g>`;
+    }
+  }
+
+  _wire(g, token) {
+    g.addEventListener("pointerenter", () => (this.hover = token));
+    g.addEventListener("pointerleave", () => this.hover === token && (this.hover = null));
+    g.addEventListener("contextmenu", (ev) => {
+      ev.preventDefault();
+      token.setTarget(!token.isTargeted, { releaseOthers: !ev.shiftKey });
+    });
+    g.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0) return;
+      ev.stopPropagation();
+      if (ev.altKey) {
+        token.setTarget(!token.isTargeted, { releaseOthers: !ev.shiftKey });
+        return;
+      }
+      const start = this.toScene(ev);
+      const origin = { x: token.document.x, y: token.document.y };
+      let moved = false;
+      const move = (e) => {
+        const p = this.toScene(e);
+        if (!moved && Math.hypot(p.x - start.x, p.y - start.y) < 6) return;
+        moved = true;
+        token._drag = { x: origin.x + p.x - start.x, y: origin.y + p.y - start.y };
+        g.setAttribute("transform", `translate(${token.x},${token.y})`);
+        this._drawLines();
+      };
+      const up = async () => {
+        window.removeEventListener("pointermove", move);
+        window.removeEventListener("pointerup", up);
+        if (!moved) {
+          token.control({ releaseOthers: !ev.shiftKey });
+          return;
+        }
+        const size = this.canvas.grid.size;
+        const { cols, rows } = this.canvas.scene;
+        const x = Math.max(0, Math.min(cols - 1, Math.round(token._drag.x / size))) * size;
+        const y = Math.max(0, Math.min(rows - 1, Math.round(token._drag.y / size))) * size;
+        token._drag = null;
+        if (!token.controlled) token.control({ releaseOthers: true });
+        await token.document.update({ x, y });
+      };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+    });
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") token.control();
+    });
+  }
+}
+
+export class Canvas {
+  constructor(view) {
+    this.view = view;
+    this.ready = false;
+    this.scene = null;
+    this.grid = null;
+    this.tokens = new TokenLayer(view);
+  }
+  get dimensions() {
+    const s = this.grid.size;
+    return { size: s, distance: this.grid.distance, width: this.scene.cols * s, height: this.scene.rows * s };
+  }
+  draw(scene) {
+    this.scene = scene;
+    this.grid = new SquareGrid(scene.grid);
+    this.tokens.objects.clear();
+    for (const doc of scene.tokens) this.tokens.objects.set(doc.id, new Token(doc, this.tokens));
+    this.view.attach(this);
+    this.view.draw();
+    this.ready = true;
+    Hooks.callAll("canvasReady", this);
+  }
+}

@@ -1,0 +1,85 @@
+// ui.notifications (toasts) and ui.chat (the chat log, firing renderChatMessageHTML).
+import { Hooks } from "./hooks.mjs";
+import { escapeHTML } from "./utils.mjs";
+
+export class Notifications {
+  constructor(container) {
+    this.container = container;
+    this.active = [];
+  }
+  notify(message, type = "info", { permanent = false, console: log = true } = {}) {
+    if (log) console[type === "error" ? "error" : type === "warning" ? "warn" : "log"](`[${type}] ${message}`);
+    const el = document.createElement("li");
+    el.className = `notification ${type}`;
+    el.setAttribute("role", type === "error" ? "alert" : "status");
+    el.textContent = message;
+    el.addEventListener("click", () => el.remove());
+    this.container.append(el);
+    const n = { id: this.active.length + 1, message, type, element: el, remove: () => el.remove() };
+    this.active.push(n);
+    if (!permanent) setTimeout(() => el.classList.add("fade"), type === "error" ? 7000 : 4000);
+    if (!permanent) setTimeout(() => el.remove(), type === "error" ? 7600 : 4600);
+    return n;
+  }
+  info(message, options) {
+    return this.notify(message, "info", options);
+  }
+  warn(message, options) {
+    return this.notify(message, "warning", options);
+  }
+  error(message, options) {
+    return this.notify(message, "error", options);
+  }
+  success(message, options) {
+    return this.notify(message, "success", options);
+  }
+}
+
+function rollsHTML(message) {
+  if (!message.rolls.length) return "";
+  const rows = message.rolls.map((roll) => {
+    const faces = roll.dice.flatMap((d) => d.results.map((r) =>
+      `<span class="die d${d.faces}${r.exploded ? " exploded" : ""}${r.result === d.faces ? " max" : r.result === 1 ? " min" : ""}">${r.result}</span>`)).join("");
+    const flavor = roll.options?.flavor ? `<span class="flavor">${escapeHTML(roll.options.flavor)}</span>` : "";
+    return `<li class="roll" data-formula="${escapeHTML(roll.formula)}">${flavor}<span class="formula">${escapeHTML(roll.formula)}</span><span class="faces">${faces}</span><span class="total">${roll.total}</span></li>`;
+  }).join("");
+  return `<details class="message-rolls"><summary>${message.rolls.length} roll${message.rolls.length > 1 ? "s" : ""} on this message</summary><ol>${rows}</ol></details>`;
+}
+
+export class ChatLog {
+  constructor(element) {
+    this.element = element;
+    this.log = element.querySelector("#chat-log");
+  }
+  async renderMessage(message) {
+    const li = document.createElement("li");
+    li.className = `chat-message message flexcol${message.isRoll ? " roll" : ""}`;
+    li.dataset.messageId = message.id;
+    const speaker = message.speaker?.alias ?? message.author?.name ?? "";
+    const time = new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    li.innerHTML = `<header class="message-header flexrow"><h4 class="message-sender">${escapeHTML(speaker)}</h4>
+      <span class="message-metadata"><time class="message-timestamp">${time}</time></span></header>
+      <div class="message-content">${message.content}</div>${rollsHTML(message)}`;
+    Hooks.callAll("renderChatMessageHTML", message, li, { canDelete: game.user.isGM, canClose: false, message });
+    return li;
+  }
+  async postOne(message) {
+    const li = await this.renderMessage(message);
+    this.log.append(li);
+    this.scrollBottom();
+    return li;
+  }
+  async updateMessage(message) {
+    const old = this.log.querySelector(`[data-message-id="${message.id}"]`);
+    const li = await this.renderMessage(message);
+    li.classList.add("updated");
+    if (old) old.replaceWith(li);
+    else this.log.append(li);
+  }
+  deleteMessage(id) {
+    this.log.querySelector(`[data-message-id="${id}"]`)?.remove();
+  }
+  scrollBottom() {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}

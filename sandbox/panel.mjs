@@ -1,0 +1,74 @@
+// Sandbox side panel: shows shooter / target / range and the engine state,
+// and the Shoot button calls the module's API like a macro or HUD button would.
+import { escapeHTML } from "./foundry/utils.mjs";
+
+function weaponsLine(actor, ruleset) {
+  const items = actor?.items?.contents ?? [];
+  const names = (cat) => items.filter((i) => i.flags?.firefight?.[ruleset]?.category === cat
+    && (cat !== "armor" || i.flags.firefight.equipped)).map((i) => i.name);
+  const w = names("weapon");
+  const a = names("armor");
+  return [w.length ? `Weapon: ${w.join(", ")}` : "", a.length ? `Armor: ${a.join(", ")}` : ""].filter(Boolean).join("<br>");
+}
+
+function setStep(id, done, html) {
+  const li = document.getElementById(id);
+  li.classList.toggle("done", done);
+  const v = li.querySelector(".value");
+  v.innerHTML = done ? html : escapeHTML(v.dataset.empty ?? "—");
+}
+
+export function refreshPanel() {
+  const ruleset = game.settings.get("firefight", "ruleset");
+  const a = canvas.tokens.controlled[0];
+  const b = [...game.user.targets].find((t) => t !== a);
+  setStep("step-shooter", Boolean(a), a ? `<strong>${escapeHTML(a.name)}</strong><small>${weaponsLine(a.actor, ruleset)}</small>` : "");
+  setStep("step-target", Boolean(b), b ? `<strong>${escapeHTML(b.name)}</strong><small>${weaponsLine(b.actor, ruleset)}</small>` : "");
+  const range = a && b ? canvas.grid.measurePath([a.center, b.center]).distance : null;
+  const rangeLi = document.getElementById("step-range");
+  rangeLi.classList.toggle("done", range !== null);
+  rangeLi.querySelector(".value").textContent = range !== null ? `${Math.round(range * 10) / 10} ${canvas.grid.units}` : "—";
+  const button = document.getElementById("shoot-button");
+  const hint = document.getElementById("shoot-hint");
+  const engine = game.modules.get("firefight")?.api?.engine;
+  button.disabled = !(a && b) || engine?.status === "failed";
+  hint.textContent = !a ? "Click the token who shoots." : !b ? "Right-click the token to shoot at."
+    : engine?.status === "ready" ? "Ready: choose weapon and options in the dialog." : "The engine is still starting; your shot will wait for it.";
+}
+
+function watchEngine() {
+  const pill = document.getElementById("engine-status");
+  const text = pill.querySelector(".text");
+  const api = game.modules.get("firefight")?.api;
+  const set = (status, label) => {
+    pill.className = `pill ${status}`;
+    pill.dataset.status = status;
+    text.textContent = label;
+    refreshPanel();
+  };
+  if (!api?.engine) return set("failed", "Module API missing");
+  const t0 = performance.now();
+  set("booting", "Engine starting…");
+  api.engine.start().then(
+    () => set("ready", `Engine ready (${((performance.now() - t0) / 1000).toFixed(1)} s)`),
+    (err) => set("failed", `Engine failed: ${err.message}`),
+  );
+}
+
+export function startPanel() {
+  for (const hook of ["controlToken", "targetToken", "updateToken", "updateActor"]) {
+    Hooks.on(hook, () => {
+      if (hook === "updateActor") canvas.tokens.refresh();
+      refreshPanel();
+    });
+  }
+  Hooks.on("updateToken", () => canvas.tokens.refresh());
+  Hooks.once("ready", watchEngine);
+  document.getElementById("shoot-button").addEventListener("click", () => game.modules.get("firefight").api.shoot());
+  document.getElementById("reset-button").addEventListener("click", () => location.reload());
+  const label = document.getElementById("ruleset-label");
+  const setting = game.settings.settings.get("firefight.ruleset");
+  const rid = game.settings.get("firefight", "ruleset");
+  label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+  refreshPanel();
+}

@@ -1,0 +1,112 @@
+"""Fixtures for the browser tier: the sandbox table served on loopback, one Chromium.
+
+Run: ``python -m pytest tests/browser`` (needs ``make runtime`` and ``make packs`` first).
+The system Chromium is used (``/usr/bin/chromium``, or ``$FIREFIGHT_CHROMIUM``); never
+``playwright install``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import playwright.sync_api as playwright_sync
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SERVE = Path(os.environ.get("FIREFIGHT_SERVE_SCRIPT", REPO / "tools" / "serve.py"))
+CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+BOOT_TIMEOUT_MS = int(os.environ.get("FIREFIGHT_BOOT_TIMEOUT_MS", "180000"))
+SHOTS = REPO / "test-results" / "browser"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """tools/serve.py on a free loopback port; yields its base URL."""
+    port = _free_port()
+    cmd = [sys.executable, str(SERVE), "--port", str(port), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=REPO)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    try:
+        assert f"http://127.0.0.1:{port}/" in line, f"server did not start: {line!r}"
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Table:
+    """One loaded sandbox page plus everything it (and its worker) requested."""
+
+    def __init__(self, base: str, context: Any, page: Any) -> None:
+        self.base = base
+        self.context = context
+        self.page = page
+        self.requests: list[str] = []
+        self.errors: list[str] = []  # uncaught page errors: must stay empty
+        self.console_errors: list[str] = []  # console.error (the shim logs handled errors too)
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def reset(self) -> None:
+        """Close dialogs, clear selection and targets, move tokens home."""
+        self.page.evaluate("""() => {
+            const close = document.querySelectorAll('dialog.application [data-action=close]');
+            close.forEach(b => b.click());
+            canvas.tokens.releaseAll();
+            for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
+        }""")
+
+    def token(self, name: str) -> Any:
+        return self.page.locator(f'.token[data-name="{name}"]')
+
+
+@pytest.fixture(scope="module")
+def table(server: str, browser: Any) -> Iterator[Table]:
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    page = context.new_page()
+    t = Table(server, context, page)
+    # context-level: includes requests made by the engine's Web Worker.
+    context.on("request", lambda r: t.requests.append(r.url))
+    page.on("pageerror", lambda e: t.errors.append(str(e)))
+    page.on("console", lambda m: t.console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    yield t
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def ready_table(table: Table) -> Table:
+    table.page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    return table

@@ -1,0 +1,60 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseFormula, rollDataFromDice, rollDataFromResult, facesOfRoll } from "../../js-shim/dice.mjs";
+
+const exploding = { formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 19], total: 39, purpose: "to-hit, shooter", side: "attacker" };
+
+test("parseFormula", () => {
+  assert.deepEqual(parseFormula("1d20x20"), { number: 1, faces: 20, modifiers: ["x20"] });
+  assert.deepEqual(parseFormula("d20"), { number: 1, faces: 20, modifiers: [] });
+  assert.deepEqual(parseFormula("3d6"), { number: 3, faces: 6, modifiers: [] });
+  assert.deepEqual(parseFormula("?", 10), { number: 1, faces: 10, modifiers: [] });
+});
+
+test("an exploding d20 becomes one Die term with the same faces", () => {
+  const data = rollDataFromDice(exploding);
+  assert.equal(data.class, "Roll");
+  assert.equal(data.formula, "1d20x20");
+  assert.equal(data.total, 39);
+  assert.equal(data.evaluated, true);
+  assert.equal(data.terms.length, 1);
+  const die = data.terms[0];
+  assert.equal(die.class, "Die");
+  assert.equal(die.faces, 20);
+  assert.equal(die.number, 1);
+  assert.deepEqual(die.modifiers, ["x20"]);
+  assert.deepEqual(die.results, [{ result: 20, active: true, exploded: true }, { result: 19, active: true }]);
+  assert.equal(data.options.flavor, "to-hit, shooter");
+  assert.deepEqual(data.options.firefight, { purpose: "to-hit, shooter", side: "attacker" });
+});
+
+test("a final 20 that did not explode further is not marked", () => {
+  const data = rollDataFromDice({ formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 20, 3], total: 43 });
+  assert.deepEqual(data.terms[0].results.map((r) => Boolean(r.exploded)), [true, true, false]);
+  const plain = rollDataFromDice({ formula: "1d20", faces: 20, explode_on: null, results: [20], total: 20 });
+  assert.deepEqual(plain.terms[0].results, [{ result: 20, active: true }]);
+});
+
+test("total defaults to the sum of results", () => {
+  assert.equal(rollDataFromDice({ formula: "2d6", faces: 6, results: [3, 4] }).total, 7);
+});
+
+test("rollDataFromResult keeps order; faces round-trip", () => {
+  const result = { dice: [exploding, { formula: "1d20x20", faces: 20, explode_on: 20, results: [7], total: 7, purpose: "to-hit, target" }] };
+  const rolls = rollDataFromResult(result);
+  assert.equal(rolls.length, 2);
+  assert.deepEqual(rolls.flatMap(facesOfRoll), [20, 19, 7]);
+  assert.deepEqual(facesOfRoll({ toJSON: () => rolls[1] }), [7]);
+  assert.deepEqual(rollDataFromResult({}), []);
+});
+
+test("the sandbox's Roll.fromData reads the data back unchanged", async () => {
+  const { Roll } = await import("../../sandbox/foundry/dice.mjs");
+  const data = rollDataFromDice(exploding);
+  const roll = Roll.fromData(data);
+  assert.equal(roll.formula, "1d20x20");
+  assert.equal(roll.total, 39);
+  assert.deepEqual(roll.dice[0].results.map((r) => r.result), [20, 19]);
+  assert.equal(roll.dice[0].total, 39);
+  assert.deepEqual(roll.toJSON(), data);
+});

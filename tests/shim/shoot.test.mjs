@@ -1,0 +1,99 @@
+import { test, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { shoot } from "../../js-shim/shoot.mjs";
+import { Roll } from "../../sandbox/foundry/dice.mjs";
+import { fakeActor, fakeToken, actorByName } from "./fakes.mjs";
+
+const dice = [
+  { formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 4], total: 24, purpose: "to-hit, attacker", side: "attacker" },
+  { formula: "1d20x20", faces: 20, explode_on: 20, results: [9], total: 9, purpose: "to-hit, target", side: "target" },
+];
+const schema = { options: { type: "object", properties: {
+  mode: { enum: ["quickfire", "aimed"], default: "aimed", type: "string" },
+  target_dodging: { type: "boolean", default: false },
+} } };
+
+let created;
+let notes;
+function install({ targets }) {
+  created = [];
+  notes = [];
+  const a = fakeToken(fakeActor(actorByName("Rifleman"), { hasPlayerOwner: true }), "tokA", { x: 50, y: 50 });
+  const b = fakeToken(fakeActor(actorByName("Rhino")), "tokB", { x: 50, y: 650 });
+  globalThis.game = {
+    settings: { get: (ns, key) => ({ ruleset: "soe", debug: false })[key], settings: new Map() },
+    user: { targets: new Set(targets ? [b] : []) },
+    i18n: { localize: (k) => k, format: (k) => k },
+  };
+  globalThis.canvas = {
+    tokens: { controlled: [a] },
+    scene: { grid: { units: "m" } },
+    grid: { measurePath: ([p, q]) => ({ distance: (Math.hypot(q.x - p.x, q.y - p.y) / 100) * 5 }) },
+  };
+  globalThis.ui = { notifications: { error: (m) => notes.push(["error", m]), info: (m) => notes.push(["info", m]) } };
+  globalThis.CONFIG = { Dice: { randomUniform: () => 0.5 }, sounds: {} };
+  globalThis.Roll = Roll;
+  globalThis.ChatMessage = {
+    getSpeaker: ({ token }) => ({ token: token?.id ?? null, alias: "speaker" }),
+    create: async (data) => (created.push(data), { id: "msg1", ...data }),
+  };
+  return { a, b };
+}
+
+function fakeEngine() {
+  const calls = [];
+  return {
+    calls, status: "ready",
+    async call(op, payload) {
+      calls.push({ op, payload });
+      if (op === "schema") return schema;
+      if (op === "resolve") return { result: { ruleset: "soe", dice, effects: [] }, html: "<div class=firefight-card></div>", text: "" };
+      throw new Error(`unexpected ${op}`);
+    },
+  };
+}
+
+beforeEach(() => {
+  delete globalThis.game;
+});
+
+test("a shot without the dialog posts one ChatMessage with the engine's dice as rolls", async () => {
+  install({ targets: true });
+  const engine = fakeEngine();
+  const msg = await shoot(engine, { dialog: false, options: { mode: "quickfire" } });
+  assert.equal(msg.id, "msg1");
+  assert.deepEqual(notes, []);
+  const resolve = engine.calls.find((c) => c.op === "resolve").payload;
+  assert.equal(resolve.entropy.length, 64);
+  assert.deepEqual(resolve.request.range, { value: 30, units: "m" });
+  assert.deepEqual(resolve.request.options, { mode: "quickfire", target_dodging: false });
+  assert.equal(resolve.request.weapon.item_id, "ffH1ceiRigotti01");
+  const data = created[0];
+  assert.equal(data.content, "<div class=firefight-card></div>");
+  assert.deepEqual(data.speaker, { token: "tokA", alias: "speaker" });
+  assert.deepEqual(data.flags.firefight.request, resolve.request);
+  assert.equal(data.rolls.length, 2);
+  assert.ok(data.rolls[0] instanceof Roll);
+  assert.deepEqual(data.rolls.map((r) => r.dice[0].results.map((x) => x.result)), [[20, 4], [9]]);
+  assert.deepEqual(data.rolls.map((r) => r.total), [24, 9]);
+});
+
+test("no target: a notification, no message, no throw", async () => {
+  install({ targets: false });
+  const msg = await shoot(fakeEngine(), { dialog: false });
+  assert.equal(msg, null);
+  assert.equal(created.length, 0);
+  assert.deepEqual(notes, [["error", "Firefight: Target a token first."]]);
+});
+
+test("engine errors are notified with the field named", async () => {
+  install({ targets: true });
+  const engine = fakeEngine();
+  engine.call = async (op) => {
+    if (op === "schema") return schema;
+    const { EngineError } = await import("../../js-shim/engine.mjs");
+    throw new EngineError({ code: "invalid_request", message: "bad request", fields: [{ field: "weapon.damage", reason: "required" }] });
+  };
+  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.match(notes.at(-1)[1], /bad request: weapon.damage — required/);
+});

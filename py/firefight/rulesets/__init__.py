@@ -9,7 +9,9 @@ if TYPE_CHECKING:
 
 
 def builtin() -> list[Ruleset]:
+    from firefight.rulesets.dpv import RULESET as DPV
     from firefight.rulesets.percentile import RULESET as PERCENTILE
+    from firefight.rulesets.shock import RULESET as SHOCK
     from firefight.rulesets.soe import RULESET as SOE
 
-    return [SOE, PERCENTILE]
+    return [SOE, PERCENTILE, SHOCK, DPV]

@@ -23,7 +23,7 @@ def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
 MODES = ("quickfire", "aimed", "sniper")
 POSITIONS = ("standing", "kneeling", "prone")
 MOVEMENTS = ("none", "slow", "medium", "fast")
-SIZES = ("2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m")
+SIZES = ("2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "150cm", "3m", "9m", "18m")
 # Table 1's six rows, then Table 10's finer levels (used with the `visibility_table` setting).
 VISIBILITIES = ("daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
                 "overcast", "office", "artificial_light", "corridor", "quarter_moon")
@@ -34,7 +34,7 @@ TRAUMA_CLASSES = ("trivial", "minor", "moderate", "severe", "critical", "untreat
 Mode = Literal["quickfire", "aimed", "sniper"]
 Position = Literal["standing", "kneeling", "prone"]
 Movement = Literal["none", "slow", "medium", "fast"]
-Size = Literal["2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "1.5m", "3m", "9m", "18m"]
+Size = Literal["2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "150cm", "3m", "9m", "18m"]
 Visibility = Literal["daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
                      "overcast", "office", "artificial_light", "corridor", "quarter_moon"]
 Wind = Literal["vacuum", "none", "moderate", "high"]

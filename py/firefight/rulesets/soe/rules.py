@@ -239,7 +239,7 @@ def to_hit_ledger(request: SoeAttackRequest, range_m: float) -> tuple[list[Modif
 def size_row(width_cm: float) -> str:
     """The Table 1 "Target Size" row nearest a width, on a log scale (sizes span 2 cm - 18 m)."""
     widths = {"2cm": 2, "10cm": 10, "30cm": 30, "40cm": 40, "50cm": 50, "70cm": 70, "90cm": 90,
-              "1.5m": 150, "3m": 300, "9m": 900, "18m": 1800}
+              "150cm": 150, "3m": 300, "9m": 900, "18m": 1800}
     return min(widths, key=lambda k: abs(math.log(widths[k] / width_cm)))
 
 

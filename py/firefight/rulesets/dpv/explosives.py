@@ -1,0 +1,291 @@
+"""2300ad EXPLOSIVES, DEVIATION, MISSILE PROCEDURE, VEHICLE DAMAGE, BREACHING BARRIERS."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from firefight.errors import FirefightError
+from firefight.rulesets.dpv import wounds
+from firefight.rulesets.dpv.data import armor_value, exact, tables
+from firefight.rulesets.dpv.models import (
+    BreachRequest,
+    DeviationRequest,
+    ExplosionRequest,
+    Figure,
+    MissileRequest,
+    Vehicle,
+    VehicleDamageRequest,
+)
+from firefight.rulesets.dpv.sheet import Sheet, num
+
+SRC_DEVIATION = "2300ad DEVIATION; Scatter Diagram"
+SRC_CONCUSSION = "2300ad EXPLOSIVES, \"Concussion\""
+SRC_FRAGMENTS = "2300ad EXPLOSIVES, \"Fragmentation\""
+SRC_TAMPED = "2300ad EXPLOSIVES, \"Tamped Explosions\""
+SRC_MISSILE = "2300ad MISSILE PROCEDURE"
+SRC_VEHICLE = "2300ad VEHICLE DAMAGE"
+SRC_BREACH = "2300ad EXPLOSIVES, \"Breaching Barriers\""
+
+
+# --- deviation -----------------------------------------------------------------------------
+
+def deviation_multiplier(kind: str, range_m: float | None, indirect_range_m: float | None
+                         ) -> tuple[int, bool]:
+    """Metres per point of the 1D10; doubled for indirect fire past half its indirect range."""
+    t = tables().explosives
+    base = int(t["deviation_multiplier_m"][kind])
+    doubled = (kind != "direct_fire" and range_m is not None and indirect_range_m is not None
+               and range_m > indirect_range_m / 2)
+    return base * (t["beyond_half_indirect_range_factor"] if doubled else 1), doubled
+
+
+def scatter(roll: int) -> tuple[str, int]:
+    """The scatter diagram: direction name and bearing (0 = beyond the target, 90 = right)."""
+    s = tables().explosives["scatter"]
+    direction: str = s["directions"][str(roll)]
+    return direction, int(s["bearing_degrees"][direction])
+
+
+def offset(distance_m: int, bearing: int) -> tuple[float, float]:
+    """(metres farther along the line of fire, metres to the firer's right)."""
+    rad = math.radians(bearing)
+    return round(distance_m * math.cos(rad), 3), round(distance_m * math.sin(rad), 3)
+
+
+def deviate(sheet: Sheet, kind: str, range_m: float | None, indirect_range_m: float | None,
+            *, shot: int = 1) -> dict[str, Any]:
+    distance_roll, i = sheet.roll(10, purpose=f"deviation distance, shot {shot}")
+    direction_roll, j = sheet.roll(10, purpose=f"deviation direction, shot {shot}")
+    mult, doubled = deviation_multiplier(kind, range_m, indirect_range_m)
+    direction, bearing = scatter(direction_roll)
+    distance = distance_roll * mult
+    forward, right = offset(distance, bearing)
+    found: dict[str, Any] = {"distance_m": distance, "direction": direction, "bearing": bearing,
+             "forward_m": forward, "right_m": right, "multiplier": mult, "shot": shot}
+    sheet.step(f"deviation_{shot}", "deviation", kind="table", dice=[i, j],
+               numbers={"roll": distance_roll, "direction_roll": direction_roll,
+                        "doubled": doubled, **found},
+               outcome="deviation.result", source=SRC_DEVIATION,
+               direction_key=f"FIREFIGHT.dpv.direction.{direction}")
+    sheet.effect("impact", value=found, label="impact", target="attacker", **found)
+    return found
+
+
+def resolve_deviation(sheet: Sheet, request: DeviationRequest) -> dict[str, Any]:
+    kind = request.deviation or (request.weapon.deviation if request.weapon else None)
+    if kind is None:
+        raise FirefightError("a deviation needs the weapon type",
+                             fields=[("deviation", "direct_fire, indirect_grenade, ...")])
+    indirect = request.indirect_range_m or (request.weapon.indirect_range_m
+                                            if request.weapon else None)
+    found = deviate(sheet, kind, request.range.metres() if request.range else None, indirect)
+    return {"hit": False, **found, "summary_key": "FIREFIGHT.dpv.outcome.deviation"}
+
+
+# --- concussion and fragments ---------------------------------------------------------------
+
+def concussion_value(ep: Fraction, distance_m: Fraction, tamped: bool = False) -> Fraction:
+    """2 x EP within 5 m, halved for each further 5 m (or part); a tamped charge has half."""
+    c = tables().explosives["concussion"]
+    value = exact(c["ep_multiplier"]) * ep
+    if tamped:
+        value *= exact(c["tamped_factor"])
+    beyond = distance_m - c["inner_radius_m"]
+    if beyond > 0:
+        value /= 2 ** math.ceil(beyond / c["halving_step_m"])
+    return value
+
+
+def burst_radius(ep: Fraction) -> int:
+    """5 m at EP 1, 5 m more per full doubling (EP 2: 10 m, EP 4: 15 m), 5 m less per halving;
+    never below 0."""
+    f = tables().explosives["fragmentation"]
+    doublings = math.floor(math.log2(ep)) if ep > 0 else 0
+    while 2 ** (doublings + 1) <= ep:  # guard float log2 at exact powers
+        doublings += 1
+    while Fraction(2) ** doublings > ep:
+        doublings -= 1
+    return max(0, int(f["radius_at_ep_1_m"]) + int(f["radius_per_doubling_m"]) * doublings)
+
+
+def fragment_dpv(radius: int, distance: Fraction) -> Fraction | None:
+    f = tables().explosives["fragmentation"]
+    if distance <= radius:
+        return exact(f["inner_dpv"])
+    if distance <= radius * f["outer_radius_factor"]:
+        return exact(f["outer_dpv"])
+    return None
+
+
+def resolve_explosion(sheet: Sheet, request: ExplosionRequest) -> dict[str, Any]:
+    ep, options = exact(request.ep), request.options
+    fragments = options.fragmentation or options.tamped
+    radius = burst_radius(ep) if fragments else 0
+    contact = ep * (tables().explosives["tamped_contact_factor"] if options.tamped else 1)
+    sheet.step("blast", "blast", kind="info",
+               numbers={"ep": request.ep, "concussion_5m": num(concussion_value(
+                   ep, Fraction(0), options.tamped)), "burst_radius_m": radius,
+                        "outer_radius_m": radius * 2, "contact_dpv": num(contact),
+                        "tamped": options.tamped},
+               outcome="blast.info", source=f"{SRC_CONCUSSION}; {SRC_FRAGMENTS}; {SRC_TAMPED}")
+    sheet.effect("blast", value={"burst_radius_m": radius, "outer_radius_m": radius * 2},
+                 label="blast", target="attacker", burst_radius_m=radius,
+                 outer_radius_m=radius * 2)
+    figures = [_blast_figure(sheet, request, figure, index, radius if fragments else None)
+               for index, figure in enumerate(request.targets)]
+    return {"hit": any(f["hits"] for f in figures), "burst_radius_m": radius,
+            "contact_dpv": num(contact), "figures": figures,
+            "summary_key": "FIREFIGHT.dpv.outcome.explosion"}
+
+
+def _blast_figure(sheet: Sheet, request: ExplosionRequest, figure: Figure, index: int,
+                  radius: int | None) -> dict[str, Any]:
+    who: dict[str, Any] = {"figure": index, "name": figure.name, "actor_id": figure.actor_id,
+           "token_id": figure.token_id}
+    if figure.distance_m is None:
+        raise FirefightError("each figure near an explosion needs its distance",
+                             fields=[(f"targets[{index}].distance_m", "metres from the blast")])
+    distance = exact(figure.distance_m)
+    found: list[wounds.Wound] = []
+    cv = concussion_value(exact(request.ep), distance, request.options.tamped)
+    roll, i = sheet.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
+    hit = roll <= cv
+    sheet.step(f"concussion_{index}", "concussion", dice=[i],
+               numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
+                        "figure": index, "name": figure.name},
+               success=hit, outcome="concussion." + ("hit" if hit else "miss"),
+               source=SRC_CONCUSSION, name=figure.name)
+    if hit:
+        found.append(wounds.resolve_hit(sheet, figure, cv, "blunt", request.settings,
+                                        hit=len(found) + 1))
+    frag = fragment_dpv(radius, distance) if radius is not None else None
+    if frag is not None:
+        found += _fragments(sheet, request, figure, index, dpv=frag, already=len(found))
+    condition = wounds.apply_wounds(sheet, figure, found, **who)
+    return {**who, "hits": len(found), "concussion": hit, "condition": condition}
+
+
+def _fragments(sheet: Sheet, request: ExplosionRequest, figure: Figure, index: int, *,
+               dpv: Fraction, already: int) -> list[wounds.Wound]:
+    """A 20 % chance (1D10 of 1-2) of 1D6 fragments at DPV 0.4 (0.2 out to twice the radius)."""
+    f = tables().explosives["fragmentation"]
+    roll, i = sheet.roll(10, purpose=f"fragments, {figure.name or index}", side="target")
+    hit = roll <= f["chance_on_d10"]
+    dice, count = [i], 0
+    if hit:
+        count, j = sheet.roll(f["fragment_die"], purpose=f"fragment count, {figure.name or index}",
+                              side="target")
+        dice.append(j)
+    sheet.step(f"fragments_{index}", "fragments", dice=dice,
+               numbers={"roll": roll, "fragments": count, "dpv": num(dpv), "figure": index,
+                        "name": figure.name},
+               success=hit, outcome="fragments." + ("hit" if hit else "miss"),
+               source=SRC_FRAGMENTS, name=figure.name)
+    return [wounds.resolve_hit(sheet, figure, dpv, "normal", request.settings,
+                               hit=already + n) for n in range(1, count + 1)]
+
+
+# --- missiles and vehicles ------------------------------------------------------------------
+
+def missile_hits(roll: int, homing: int, evasive: int, rule: str) -> bool:
+    """1D10 under homing - evasive; a 10 always misses."""
+    if roll >= tables().explosives["missile_always_misses_on"]:
+        return False
+    need = homing - evasive
+    return roll <= need if rule == "at_or_under" else roll < need
+
+
+def missile_probability(homing: int, evasive: int, rule: str) -> Fraction:
+    return Fraction(sum(missile_hits(r, homing, evasive, rule) for r in range(1, 11)), 10)
+
+
+def resolve_missile(sheet: Sheet, request: MissileRequest) -> dict[str, Any]:
+    target = request.target
+    roll, i = sheet.roll(10, purpose="missile to-hit")
+    hit = missile_hits(roll, request.homing, target.evasive, request.settings.missile_hit)
+    sheet.step("missile", "missile", dice=[i],
+               numbers={"roll": roll, "homing": request.homing, "evasive": target.evasive,
+                        "needed": request.homing - target.evasive},
+               success=hit, outcome="missile." + ("hit" if hit else "miss"), source=SRC_MISSILE)
+    outcome: dict[str, Any] = {"hit": hit, "summary_key": "FIREFIGHT.dpv.outcome." + (
+        "missile_hit" if hit else "miss")}
+    if hit:  # "Damage is always as a tamped explosion": contact DPV = 4 x EP
+        dpv = exact(request.ep) * tables().explosives["tamped_contact_factor"]
+        outcome.update(vehicle_damage(sheet, dpv, target))
+    return outcome
+
+
+def vehicle_damage(sheet: Sheet, dpv: Fraction, target: Vehicle) -> dict[str, Any]:
+    """1D10 + 1 for each full 5 DPV left after the vehicle's armor."""
+    t = tables()
+    remaining = dpv - exact(target.armor)
+    if remaining <= 0:
+        sheet.step("vehicle", "vehicle", kind="info",
+                   numbers={"dpv": num(dpv), "armor": target.armor, "dpv_after_armor": 0},
+                   outcome="vehicle.no_penetration", source=SRC_VEHICLE)
+        return {"vehicle_result": "no_penetration", "dpv": num(dpv)}
+    bonus = math.floor(remaining / t.vehicle_table["dpv_per_plus_one"])
+    roll, i = sheet.roll(10, purpose="vehicle damage")
+    result = t.vehicle.lookup(roll + bonus)
+    effects = t.vehicle_table["effects"][result]
+    sheet.step("vehicle", "vehicle", kind="table", dice=[i],
+               numbers={"roll": roll, "bonus": bonus, "total": roll + bonus, "dpv": num(dpv),
+                        "armor": target.armor, "dpv_after_armor": num(remaining), **effects},
+               outcome=f"vehicle.{result}", source=SRC_VEHICLE)
+    sheet.effect("vehicle", value=result, label=f"vehicle.{result}", crew_dpv=num(remaining),
+                 **effects)
+    return {"vehicle_result": result, "dpv": num(dpv), **effects}
+
+
+def resolve_vehicle_damage(sheet: Sheet, request: VehicleDamageRequest) -> dict[str, Any]:
+    found = vehicle_damage(sheet, exact(request.dpv), request.target)
+    return {"hit": True, **found,
+            "summary_key": f"FIREFIGHT.dpv.vehicle.{found['vehicle_result']}"}
+
+
+def vehicle_distribution(dpv: Fraction, armor: float) -> dict[str, Fraction]:
+    remaining = dpv - exact(armor)
+    if remaining <= 0:
+        return {"no_penetration": Fraction(1)}
+    t = tables()
+    bonus = math.floor(remaining / t.vehicle_table["dpv_per_plus_one"])
+    out: dict[str, Fraction] = {}
+    for roll in range(1, 11):
+        result = t.vehicle.lookup(roll + bonus)
+        out[result] = out.get(result, Fraction(0)) + Fraction(1, 10)
+    return out
+
+
+# --- breaching --------------------------------------------------------------------------------
+
+def resolve_breach(sheet: Sheet, request: BreachRequest) -> dict[str, Any]:
+    """Penetration (cm) = contact DPV / armor value; breach diameter = penetration - thickness."""
+    if request.contact_dpv is not None:
+        contact = exact(request.contact_dpv)
+    elif request.ep is not None:
+        contact = exact(request.ep) * (tables().explosives["tamped_contact_factor"]
+                                       if request.tamped else 1)
+    else:
+        raise FirefightError("a breach needs the contact DPV or the charge's EP",
+                             fields=[("contact_dpv", "give contact_dpv or ep")])
+    if request.armor_value is not None:
+        av = exact(request.armor_value)
+    elif request.material is not None:
+        av = armor_value(request.material)
+    else:
+        raise FirefightError("a breach needs the barrier's material or armor value",
+                             fields=[("material", "give material or armor_value")])
+    penetration = contact / av
+    diameter = penetration - exact(request.thickness_cm)
+    breached = diameter > 0
+    sheet.step("breach", "breach", kind="info",
+               numbers={"contact_dpv": num(contact), "armor_value": num(av),
+                        "penetration_cm": num(penetration), "thickness_cm": request.thickness_cm,
+                        "diameter_cm": num(max(Fraction(0), diameter))},
+               success=breached, outcome="breach." + ("yes" if breached else "no"),
+               source=SRC_BREACH)
+    return {"hit": breached, "penetration_cm": num(penetration),
+            "diameter_cm": num(max(Fraction(0), diameter)),
+            "summary_key": "FIREFIGHT.dpv.outcome.breach_" + ("yes" if breached else "no")}

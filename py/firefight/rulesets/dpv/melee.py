@@ -1,0 +1,149 @@
+"""2300ad MELEE DAMAGE and the melee combat tasks: strikes, blocks, diving blows, grapples,
+thrown weapons."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from firefight.errors import RuleRefusalError
+from firefight.rulesets.dpv import tasks, wounds
+from firefight.rulesets.dpv.data import exact, tables
+from firefight.rulesets.dpv.models import DpvCombatant, MeleeRequest, TaskOptions
+from firefight.rulesets.dpv.sheet import Sheet, num
+
+SRC_MELEE = "2300ad MELEE DAMAGE, \"Melee Attacks\""
+SRC_DIVING = "2300ad MELEE DAMAGE, \"Diving Blows\""
+SRC_GRAPPLE = "2300ad MELEE DAMAGE, \"Grapples\""
+SRC_THROWN = "2300ad FIRE COMBAT, \"Thrown Weapons\""
+SRC_STRIKE = "2300ad COMBAT TASKS, \"To strike\""
+
+
+def melee_skill(actor: DpvCombatant) -> int:
+    return actor.stats.skills.get("melee", 0)
+
+
+def melee_dpv(actor: DpvCombatant) -> Fraction:
+    """(Strength + Melee) / 30."""
+    return Fraction(actor.stats.strength + melee_skill(actor), 30)
+
+
+def melee_wound_type(actor: DpvCombatant, blunt: bool) -> str:
+    """Stun, unless Melee-4 or higher, then stun or blunt trauma (the character's choice)."""
+    return "blunt" if blunt and melee_skill(actor) >= 4 else "stun"
+
+
+def resolve_melee(sheet: Sheet, request: MeleeRequest) -> dict[str, Any]:
+    kind = request.options.kind
+    if kind == "diving_blow":
+        return _diving_blow(sheet, request)
+    if kind == "thrown":
+        return _thrown(sheet, request)
+    return _strike_or_grapple(sheet, request)
+
+
+def _strike_or_grapple(sheet: Sheet, request: MeleeRequest) -> dict[str, Any]:
+    options, settings = request.options, request.settings
+    grapple = options.kind == "grapple"
+    if options.surprise and not grapple:  # "Surprise attacks ... are automatically successful"
+        sheet.note("surprise", SRC_STRIKE)
+        success = True
+    else:
+        task = TaskOptions(preset="grapple" if grapple else "strike", dm=options.dm,
+                           difficulty="difficult" if options.shorter_weapon and not grapple
+                           else None)
+        if task.difficulty:
+            sheet.note("shorter_weapon", SRC_STRIKE)
+        spec = tasks.task_spec(sheet, request.attacker, task, settings, step="to_hit")
+        success = tasks.roll_task(sheet, spec, step_id="to_hit", label="strike",
+                                  purpose="grapple" if grapple else "strike",
+                                  source=tables().presets[task.preset or ""]["source"]
+                                  ).success
+    if success and options.block and not grapple:
+        spec = tasks.task_spec(sheet, request.target, TaskOptions(preset="block"), settings,
+                               step="block")
+        blocked = tasks.roll_task(sheet, spec, step_id="block", label="block", purpose="block",
+                                  side="target",
+                                  source="2300ad COMBAT TASKS, \"To block a strike\"").success
+        success = not blocked
+    if not success:
+        return {"hit": False, "summary_key": "FIREFIGHT.dpv.outcome.miss"}
+    dpv = melee_dpv(request.attacker)
+    wound_type = "stun" if grapple else melee_wound_type(request.attacker, options.blunt)
+    sheet.step("damage", "damage", kind="info",
+               numbers={"strength": request.attacker.stats.strength,
+                        "melee": melee_skill(request.attacker), "dpv": num(dpv),
+                        "wound_type": wound_type},
+               outcome="damage.melee", source=SRC_GRAPPLE if grapple else SRC_MELEE)
+    wound = wounds.resolve_hit(sheet, request.target, dpv, wound_type, settings, hit=1)
+    condition = wounds.apply_wounds(sheet, request.target, [wound])
+    outcome: dict[str, Any] = {"hit": True, "condition": condition, "dpv": num(dpv),
+                               "summary_key": f"FIREFIGHT.dpv.outcome.{condition}"}
+    if grapple:  # "Stun points taken are control points; at STR the target ceases struggling"
+        control = options.control_points + wound.stun
+        held = control >= request.target.stats.strength
+        sheet.effect("control_points", delta=wound.stun, label="control_points", n=control)
+        if held:
+            sheet.effect("state", value="controlled", label="controlled")
+        outcome.update(control_points=control, controlled=held)
+    return outcome
+
+
+def _diving_blow(sheet: Sheet, request: MeleeRequest) -> dict[str, Any]:
+    """1 stun hit at DPV 0.5, ignoring armor, to whichever is lesser: the attacker's
+    2 x SIZE + 1D6 or the defender's STR + SIZE (ties: the defender)."""
+    settings = request.settings
+    if request.options.avoid:
+        spec = tasks.task_spec(sheet, request.target, TaskOptions(preset="avoid_diving_blow"),
+                               settings, step="avoid")
+        if tasks.roll_task(sheet, spec, step_id="avoid", label="avoid", purpose="avoid",
+                           side="target",
+                           source="2300ad COMBAT TASKS, \"To avoid a diving blow\"").success:
+            return {"hit": False, "summary_key": "FIREFIGHT.dpv.outcome.avoided"}
+    a, d = request.attacker.stats, request.target.stats
+    roll, i = sheet.roll(6, purpose="diving blow")
+    attacker_total, defender_total = 2 * a.size + roll, d.strength + d.size
+    loser = "attacker" if attacker_total < defender_total else "target"
+    sheet.step("diving_blow", "diving_blow", dice=[i],
+               numbers={"roll": roll, "attacker_total": attacker_total,
+                        "defender_total": defender_total, "loser": loser},
+               outcome=f"diving.{loser}", source=SRC_DIVING)
+    victim = request.attacker if loser == "attacker" else request.target
+    wound = wounds.resolve_hit(sheet, victim, exact(0.5), "stun", settings, hit=1,
+                               ignore_armor=True)
+    condition = wounds.apply_wounds(sheet, victim, [wound], side=loser)
+    return {"hit": loser == "target", "loser": loser, "condition": condition,
+            "summary_key": f"FIREFIGHT.dpv.outcome.diving_{loser}"}
+
+
+def _thrown(sheet: Sheet, request: MeleeRequest) -> dict[str, Any]:
+    """Thrown to Throw Range / weight; DPV = STR / 20, blunt trauma. To hit: the aimed-fire
+    task with the maximum distance as the effective range (a reading; see the notes)."""
+    stats, options = request.attacker.stats, request.options
+    if stats.throw_range_m is None or options.object_weight_kg is None:
+        raise RuleRefusalError("a throw needs the thrower's Throw Range and the object's weight",
+                               fields=[("options.object_weight_kg", "and stats.throw_range_m")])
+    reach = stats.throw_range_m / options.object_weight_kg
+    distance = request.range.metres() if request.range else 0.0
+    if distance > reach:
+        raise RuleRefusalError(f"{distance:g} m is beyond the throw ({reach:g} m)",
+                               fields=[("range", f"at most {reach:g} m")])
+    band = "close" if distance <= reach / 2 else "effective"
+    levels = 0 if band == "close" else 1
+    spec = tasks.TaskSpec(tasks.shift("routine", levels, request.settings),
+                          options.dm, request.settings.task_dice, fumbles=False,
+                          failure_table=False)
+    if options.dm:
+        sheet.modifier("referee_dm", options.dm, "2300ad SPECIAL CASES", "to_hit")
+    hit = tasks.roll_task(sheet, spec, step_id="to_hit", label="throw", purpose="throw",
+                          source=SRC_THROWN).success
+    if not hit:
+        return {"hit": False, "reach_m": reach, "summary_key": "FIREFIGHT.dpv.outcome.miss"}
+    dpv = Fraction(stats.strength, 20)
+    sheet.step("damage", "damage", kind="info",
+               numbers={"strength": stats.strength, "dpv": num(dpv), "wound_type": "blunt"},
+               outcome="damage.melee", source=SRC_THROWN)
+    wound = wounds.resolve_hit(sheet, request.target, dpv, "blunt", request.settings, hit=1)
+    condition = wounds.apply_wounds(sheet, request.target, [wound])
+    return {"hit": True, "reach_m": reach, "condition": condition,
+            "summary_key": f"FIREFIGHT.dpv.outcome.{condition}"}

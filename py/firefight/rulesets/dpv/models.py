@@ -1,0 +1,388 @@
+"""2300 AD-style (``dpv``) request models: one request per action, discriminated on ``action``.
+
+DPVs are decimals in this system (0.4, 0.025): they are floats here and become exact
+``Fraction``s inside the rules (``rules.exact``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import BaseModel, Field, RootModel
+
+from firefight.models import Distance, Participant, Strict
+
+P = "FIREFIGHT.dpv"
+
+
+def label(key: str, **extra: Any) -> dict[str, Any]:
+    """JSON-schema extras the dialogs read: a lang key for the field and its choices."""
+    return {"x-label-key": f"{P}.opt.{key}.label", **extra}
+
+
+def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
+    return label(key, **{"x-enum-label-keys": [f"{P}.opt.{key}.choices.{v}" for v in values]})
+
+
+DIFFICULTIES = ("simple", "easy", "routine", "difficult", "formidable", "impossible")
+Difficulty = Literal["simple", "easy", "routine", "difficult", "formidable", "impossible"]
+SKILLS = ("marksmanship", "forward_observer", "melee", "demolitions", "vehicle", "medical",
+          "determination")
+Skill = Literal["marksmanship", "forward_observer", "melee", "demolitions", "vehicle", "medical",
+                "determination"]
+CHARACTERISTICS = ("strength", "dexterity", "size", "endurance", "intelligence", "education")
+Characteristic = Literal["strength", "dexterity", "size", "endurance", "intelligence",
+                         "education"]
+EXPERIENCES = ("green", "experienced", "veteran", "elite")
+Experience = Literal["green", "experienced", "veteran", "elite"]
+WOUND_TYPES = ("normal", "blunt", "stun")
+WoundType = Literal["normal", "blunt", "stun"]
+LOCATIONS = ("head", "chest", "abdomen", "upper_leg", "lower_leg", "arm")
+Location = Literal["head", "chest", "abdomen", "upper_leg", "lower_leg", "arm"]
+MATERIALS = ("wood", "loose_dirt", "packed_dirt_stone", "brick_cement", "reinforced_concrete",
+             "construction_steel", "hardened_steel", "aligned_crystal_steel",
+             "construction_composites", "composite_matrix_armor")
+Material = Literal["wood", "loose_dirt", "packed_dirt_stone", "brick_cement",
+                   "reinforced_concrete", "construction_steel", "hardened_steel",
+                   "aligned_crystal_steel", "construction_composites", "composite_matrix_armor"]
+WEAPON_KINDS = ("firearm", "shotgun", "flechette_grenade", "explosive", "melee", "thrown")
+DEVIATION_TYPES = ("direct_fire", "indirect_grenade", "indirect_mortar", "indirect_missile",
+                   "indirect_rocket")
+DeviationType = Literal["direct_fire", "indirect_grenade", "indirect_mortar", "indirect_missile",
+                        "indirect_rocket"]
+PRESETS = ("aimed_fire", "indirect_fire", "laser_designation", "strike", "block",
+           "avoid_diving_blow", "grapple", "escape", "drive_double_speed", "drive_evasively",
+           "avoid_crash", "emplace_charge", "determination", "competition", "resuscitate",
+           "stabilize", "heal")
+Preset = Literal["aimed_fire", "indirect_fire", "laser_designation", "strike", "block",
+                 "avoid_diving_blow", "grapple", "escape", "drive_double_speed", "drive_evasively",
+                 "avoid_crash", "emplace_charge", "determination", "competition", "resuscitate",
+                 "stabilize", "heal"]
+Level = Annotated[int, Field(ge=0, le=30)]
+Dpv = Annotated[float, Field(ge=0, le=10_000, allow_inf_nan=False)]
+
+
+class DpvStats(Strict):
+    """An actor's 2300 AD data (``flags.firefight.dpv``)."""
+
+    strength: Level = 10
+    dexterity: Level = 10
+    size: Level = 10
+    endurance: Level = 10
+    intelligence: Level = 10
+    education: Level = 10
+    skills: dict[Skill, Level] = Field(default_factory=dict)
+    experience: Experience | None = Field(default=None, description="NPCs: the NPC table row")
+    coolness: int | None = Field(default=None, ge=0, le=30)
+    incapacitation: int | None = Field(default=None, ge=1, le=30,
+                                       description="NPCs: light wounds to incapacitate")
+    consciousness_level: int | None = Field(default=None, ge=1, le=100)
+    life_level: int | None = Field(default=None, ge=1, le=100)
+    shock: int = Field(default=0, ge=0, le=100)
+    stun: int = Field(default=0, ge=0, le=100)
+    light_wounds: int = Field(default=0, ge=0, le=100)
+    throw_range_m: float | None = Field(default=None, gt=0, le=10_000, allow_inf_nan=False)
+
+
+def _all_locations() -> list[Location]:
+    return ["head", "chest", "abdomen", "upper_leg", "lower_leg", "arm"]
+
+
+class DpvArmor(Strict):
+    """Worn armor: its value is subtracted from the DPV of a hit on a covered location."""
+
+    name: str = Field(default="", max_length=200)
+    item_id: str | None = None
+    category: Literal["armor"] = "armor"
+    value: Dpv
+    locations: list[Location] = Field(default_factory=_all_locations, max_length=6)
+
+
+class Cover(Strict):
+    """Cover between the weapon and the figure: material armor value x thickness."""
+
+    material: Material
+    thickness_cm: float = Field(gt=0, le=100_000, allow_inf_nan=False)
+
+
+class DpvCombatant(Participant):
+    stats: DpvStats = Field(default_factory=DpvStats)
+    armor: list[DpvArmor] = Field(default_factory=list, max_length=20)
+
+
+class DpvWeapon(Strict):
+    """A weapon's 2300 AD line: effective range, DPV, AFV, ROF, rounds per burst."""
+
+    name: str = Field(default="", max_length=200)
+    item_id: str | None = None
+    category: Literal["weapon"] = "weapon"
+    kind: Literal["firearm", "shotgun", "flechette_grenade", "explosive", "melee", "thrown"] = (
+        "firearm")
+    effective_range_m: float = Field(gt=0, le=1_000_000, allow_inf_nan=False)
+    dpv: Dpv
+    wound_type: WoundType = "normal"
+    afv: float | None = Field(default=None, ge=0, le=1000, allow_inf_nan=False)
+    rof: int = Field(default=1, ge=1, le=100)
+    rpb: int = Field(default=1, ge=1, le=1000, description="rounds per burst")
+    ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False,
+                             description="explosive power of an exploding round")
+    deviation: DeviationType | None = Field(default=None,
+                                            description="exploding rounds: deviation type")
+    indirect_range_m: float | None = Field(default=None, gt=0, le=10_000_000,
+                                           allow_inf_nan=False)
+
+
+FIRE_MODES = ("aimed", "indirect", "laser_designation")
+TASK_DICE = ("1d10", "2d6")
+LOCATION_RULES = ("diagram", "optional_severity")
+ZERO_DPV = ("no_effect", "third_column")
+MISSILE_HIT = ("at_or_under", "under")
+
+
+class DpvSettings(Strict):
+    """World settings: the referee's choice where the text allows two readings."""
+
+    task_dice: Literal["1d10", "2d6"] = Field(
+        default="1d10", json_schema_extra=choices("task_dice", TASK_DICE))
+    easy_in_ladder: bool = Field(default=False, json_schema_extra=label("easy_in_ladder"))
+    location_rule: Literal["diagram", "optional_severity"] = Field(
+        default="diagram", json_schema_extra=choices("location_rule", LOCATION_RULES))
+    zero_dpv: Literal["no_effect", "third_column"] = Field(
+        default="no_effect", json_schema_extra=choices("zero_dpv", ZERO_DPV))
+    missile_hit: Literal["at_or_under", "under"] = Field(
+        default="at_or_under", json_schema_extra=choices("missile_hit", MISSILE_HIT))
+
+
+class AttackOptions(Strict):
+    """The Shoot dialog for aimed fire."""
+
+    fire: Literal["aimed", "indirect", "laser_designation"] = Field(
+        default="aimed", json_schema_extra=choices("fire", FIRE_MODES))
+    shots: int = Field(default=1, ge=1, le=100, json_schema_extra=label("shots"))
+    stationary_in_open: bool = Field(default=False, json_schema_extra=label("stationary_in_open"))
+    dm: int = Field(default=0, ge=-20, le=20, json_schema_extra=label("dm"))
+    cover_material: Material | None = Field(
+        default=None, json_schema_extra=choices("cover_material", MATERIALS))
+    cover_thickness_cm: float = Field(default=0, ge=0, le=100_000, allow_inf_nan=False,
+                                      json_schema_extra=label("cover_thickness_cm"))
+    location: Location | None = Field(
+        default=None, json_schema_extra=choices("location", LOCATIONS),
+        description="a called location instead of the target-hits roll (referee's choice)")
+
+
+class _Request(Strict):
+    ruleset: Literal["dpv"]
+    settings: DpvSettings = Field(default_factory=DpvSettings)
+
+
+class AttackRequest(_Request):
+    action: Literal["attack"]
+    attacker: DpvCombatant
+    target: DpvCombatant
+    weapon: DpvWeapon
+    range: Distance
+    options: AttackOptions = Field(default_factory=AttackOptions)
+
+
+class TaskOptions(Strict):
+    preset: Preset | None = Field(default=None, json_schema_extra=choices("preset", PRESETS))
+    difficulty: Difficulty | None = Field(
+        default=None, json_schema_extra=choices("difficulty", DIFFICULTIES))
+    skill: int | None = Field(default=None, ge=0, le=30, json_schema_extra=label("skill"),
+                              description="skill level; default: the preset's skill of the actor")
+    characteristics: list[Level] | None = Field(
+        default=None, max_length=6, json_schema_extra=label("characteristics"),
+        description="crucial characteristic values (each divided by 4)")
+    dm: int = Field(default=0, ge=-30, le=30, json_schema_extra=label("dm"))
+    opponent_asset: int = Field(default=0, ge=0, le=60, json_schema_extra=label("opponent_asset"))
+    hasty: bool = Field(default=False, json_schema_extra=label("hasty"))
+    hazardous: bool = Field(default=False, json_schema_extra=label("hazardous"))
+    uncertain: bool | None = Field(default=None, json_schema_extra=label("uncertain"))
+    medkit_only: bool = Field(default=False, json_schema_extra=label("medkit_only"))
+    harder: int = Field(default=0, ge=-5, le=5, json_schema_extra=label("harder"),
+                        description="extra difficulty levels (a failed determination: +1)")
+    time_seconds: float | None = Field(default=None, gt=0, le=1e9, allow_inf_nan=False,
+                                       json_schema_extra=label("time_seconds"))
+
+
+class TaskRequest(_Request):
+    action: Literal["task"]
+    actor: DpvCombatant = Field(default_factory=DpvCombatant)
+    options: TaskOptions = Field(default_factory=TaskOptions)
+
+
+class Figure(DpvCombatant):
+    """A figure under area fire or near an explosion."""
+
+    distance_m: float | None = Field(default=None, ge=0, le=10_000_000, allow_inf_nan=False,
+                                     description="from the weapon (area fire) or the blast")
+    place: Literal["in_area", "line_of_fire", "beyond"] = "in_area"
+    duck: bool | None = Field(default=None, description="PCs choose; NPCs roll when None")
+    cover: Cover | None = None
+
+
+MOVING = ("stationary", "walking", "trotting")
+
+
+class AreaFireOptions(Strict):
+    bursts: int = Field(default=1, ge=1, le=100, json_schema_extra=label("bursts"))
+    moving: Literal["stationary", "walking", "trotting"] = Field(
+        default="stationary", json_schema_extra=choices("moving", MOVING))
+
+
+class AreaFireRequest(_Request):
+    action: Literal["area_fire"]
+    attacker: DpvCombatant = Field(default_factory=DpvCombatant)
+    weapon: DpvWeapon
+    range: Distance
+    targets: list[Figure] = Field(min_length=1, max_length=50)
+    options: AreaFireOptions = Field(default_factory=AreaFireOptions)
+
+
+class ExplosionOptions(Strict):
+    tamped: bool = Field(default=False, json_schema_extra=label("tamped"))
+    fragmentation: bool = Field(default=True, json_schema_extra=label("fragmentation"))
+
+
+class ExplosionRequest(_Request):
+    action: Literal["explosion"]
+    ep: float = Field(gt=0, le=100_000, allow_inf_nan=False, description="explosive power")
+    name: str = Field(default="", max_length=200)
+    targets: list[Figure] = Field(default_factory=list, max_length=50)
+    options: ExplosionOptions = Field(default_factory=ExplosionOptions)
+
+
+class DeviationRequest(_Request):
+    action: Literal["deviation"]
+    weapon: DpvWeapon | None = None
+    deviation: DeviationType | None = None
+    range: Distance | None = None
+    indirect_range_m: float | None = Field(default=None, gt=0, le=10_000_000,
+                                           allow_inf_nan=False)
+
+
+class Vehicle(Strict):
+    name: str = Field(default="", max_length=200)
+    actor_id: str | None = None
+    token_id: str | None = None
+    armor: float = Field(default=0, ge=0, le=100_000, allow_inf_nan=False)
+    evasive: int = Field(default=0, ge=0, le=20)
+
+
+class MissileRequest(_Request):
+    action: Literal["missile"]
+    attacker: DpvCombatant = Field(default_factory=DpvCombatant)
+    name: str = Field(default="", max_length=200)
+    homing: int = Field(ge=0, le=30)
+    ep: float = Field(gt=0, le=100_000, allow_inf_nan=False)
+    target: Vehicle = Field(default_factory=Vehicle)
+
+
+class VehicleDamageRequest(_Request):
+    action: Literal["vehicle_damage"]
+    dpv: Dpv
+    weapon_name: str = Field(default="", max_length=200)
+    target: Vehicle = Field(default_factory=Vehicle)
+
+
+class BreachRequest(_Request):
+    action: Literal["breach"]
+    contact_dpv: Dpv | None = None
+    ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False)
+    tamped: bool = False
+    material: Material | None = None
+    armor_value: float | None = Field(default=None, gt=0, le=1000, allow_inf_nan=False)
+    thickness_cm: float = Field(ge=0, le=100_000, allow_inf_nan=False)
+
+
+MELEE_KINDS = ("strike", "diving_blow", "grapple", "thrown")
+
+
+class MeleeOptions(Strict):
+    kind: Literal["strike", "diving_blow", "grapple", "thrown"] = Field(
+        default="strike", json_schema_extra=choices("melee_kind", MELEE_KINDS))
+    shorter_weapon: bool = Field(default=False, json_schema_extra=label("shorter_weapon"))
+    surprise: bool = Field(default=False, json_schema_extra=label("surprise"))
+    block: bool = Field(default=False, json_schema_extra=label("block"))
+    avoid: bool = Field(default=False, json_schema_extra=label("avoid"))
+    blunt: bool = Field(default=False, json_schema_extra=label("blunt"),
+                        description="Melee-4 or better may choose blunt trauma")
+    control_points: int = Field(default=0, ge=0, le=100, json_schema_extra=label("control_points"))
+    object_weight_kg: float | None = Field(default=None, gt=0, le=1000, allow_inf_nan=False,
+                                           json_schema_extra=label("object_weight_kg"))
+    dm: int = Field(default=0, ge=-20, le=20, json_schema_extra=label("dm"))
+
+
+class MeleeRequest(_Request):
+    action: Literal["melee"]
+    attacker: DpvCombatant
+    target: DpvCombatant
+    range: Distance | None = None
+    options: MeleeOptions = Field(default_factory=MeleeOptions)
+
+
+class CriticalPointRequest(_Request):
+    action: Literal["critical_point"]
+    patient: DpvCombatant
+    point: Literal[1, 2, 3, 4, 5] = Field(description="30 min, 1 h, 3 h, 6 h, 12 h")
+    moved: bool = False
+
+
+class RegainConsciousnessRequest(_Request):
+    action: Literal["regain_consciousness"]
+    patient: DpvCombatant = Field(default_factory=DpvCombatant)
+    hours_unconscious: int = Field(ge=1, le=10_000)
+
+
+class ResuscitateRequest(_Request):
+    action: Literal["resuscitate"]
+    medic: DpvCombatant = Field(default_factory=DpvCombatant)
+    patient: DpvCombatant = Field(default_factory=DpvCombatant)
+    killed_by: Literal["head", "torso", "shock"]
+    minutes_since_death: float = Field(ge=0, le=1e7, allow_inf_nan=False)
+    medkit_only: bool = False
+
+
+class NaturalHealingRequest(_Request):
+    action: Literal["natural_healing"]
+    patient: DpvCombatant = Field(default_factory=DpvCombatant)
+    weeks: int = Field(ge=1, le=520)
+
+
+AnyRequest = Annotated[
+    AttackRequest | TaskRequest | AreaFireRequest | ExplosionRequest | DeviationRequest
+    | MissileRequest | VehicleDamageRequest | BreachRequest | MeleeRequest
+    | CriticalPointRequest | RegainConsciousnessRequest | ResuscitateRequest
+    | NaturalHealingRequest,
+    Field(discriminator="action"),
+]
+
+
+class DpvRequest(RootModel[AnyRequest]):
+    """Any dpv request; ``action`` picks the model (``attack`` when it is left out).
+
+    Validation goes straight to the action's own model, so an error names the field as the
+    request spells it (``weapon.dpv``), not behind the union's tag (``attack.weapon.dpv``).
+    """
+
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
+        if isinstance(obj, dict):
+            obj = {"action": "attack", **obj}
+            model = BY_ACTION.get(obj["action"]) if isinstance(obj["action"], str) else None
+            if model is None:
+                from firefight.errors import FirefightError
+
+                raise FirefightError(f"unknown dpv action {obj['action']!r}",
+                                     fields=[("action", f"must be one of: {', '.join(BY_ACTION)}")])
+            return cls(root=model.model_validate(obj, *args, **kwargs))
+        return super().model_validate(obj, *args, **kwargs)
+
+
+BY_ACTION: dict[str, type[BaseModel]] = {
+    m.model_fields["action"].annotation.__args__[0]: m  # type: ignore[union-attr]
+    for m in (AttackRequest, TaskRequest, AreaFireRequest, ExplosionRequest, DeviationRequest,
+              MissileRequest, VehicleDamageRequest, BreachRequest, MeleeRequest,
+              CriticalPointRequest, RegainConsciousnessRequest, ResuscitateRequest,
+              NaturalHealingRequest)
+}

@@ -1,0 +1,329 @@
+"""2300ad TASK RESOLUTION: difficulty, asset modifiers, fumbles, failure type, uncertain tasks.
+
+A task succeeds when the roll (1D10, or 2D6 by world setting) plus the asset modifiers is at
+least the difficulty's number. Every other roll of the ruleset (aimed fire, melee, healing) is a
+task with its own difficulty, so this module is the core the others call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from firefight.errors import FirefightError
+from firefight.rulesets.dpv.data import tables
+from firefight.rulesets.dpv.models import DpvCombatant, DpvSettings, TaskOptions
+from firefight.rulesets.dpv.sheet import Sheet
+
+SRC_DIFFICULTY = "2300ad TASK DIFFICULTY (1D10/2D6)"
+SRC_CHAR = "2300ad CHARACTERISTICS"
+SRC_FUMBLE = "2300ad FUMBLE"
+SRC_FAILURE = "2300ad FAILURE (2D6 OR 3D6)"
+SRC_HASTY = "2300ad TASK TYPES, \"Hasty\""
+SRC_UNCERTAIN = "2300ad UNCERTAIN TASKS"
+SRC_MEDKIT = "2300ad HEALING, \"Note\" (Medkit only)"
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A rung of the difficulty ladder; ``excess`` counts levels beyond Impossible."""
+
+    name: str
+    excess: int = 0
+
+    def number(self, dice: str) -> int:
+        t = tables().tasks
+        step = int(t["beyond_impossible_step"])
+        return int(t["difficulties"][self.name][dice]) + step * self.excess
+
+    @property
+    def label(self) -> str:
+        return self.name if not self.excess else f"{self.name}+{self.excess}"
+
+
+def ladder(settings: DpvSettings) -> list[str]:
+    t = tables().tasks
+    return list(t["ladder_with_easy"] if settings.easy_in_ladder else t["ladder"])
+
+
+def shift(name: str, levels: int, settings: DpvSettings) -> Difficulty:
+    """``levels`` harder (negative: easier). Easy off the ladder sits between Simple and Routine.
+
+    Easier than Simple stays Simple; harder than Impossible keeps adding the table's step (4).
+    """
+    rungs = ladder(settings)
+    if name in rungs:
+        position = Fraction(rungs.index(name))
+    else:  # Easy, when the world keeps it off the ladder (the table as printed)
+        position = Fraction(rungs.index("routine")) - Fraction(1, 2)
+    if levels == 0 and name not in rungs:
+        return Difficulty(name)
+    moved = position + levels
+    index = math.floor(moved) if levels > 0 else math.ceil(moved)
+    index = max(0, index)
+    top = len(rungs) - 1
+    return Difficulty(rungs[min(index, top)], max(0, index - top))
+
+
+def characteristic_asset(value: int) -> int:
+    """2300ad CHARACTERISTICS: crucial characteristics / 4, fractions dropped (0 to 5)."""
+    divisor = int(tables().tasks["characteristic_divisor"])
+    return value // divisor
+
+
+def dice_faces(dice: str) -> tuple[int, int]:
+    """(count, faces) of the task dice."""
+    return (1, 10) if dice == "1d10" else (2, 6)
+
+
+def distribution(dice: str) -> Counter[int]:
+    """How many ways each total of the task dice comes up."""
+    count, faces = dice_faces(dice)
+    dist: Counter[int] = Counter({0: 1})
+    for _ in range(count):
+        following: Counter[int] = Counter()
+        for total, ways in dist.items():
+            for face in range(1, faces + 1):
+                following[total + face] += ways
+        dist = following
+    return dist
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """Everything that decides a task roll, already turned into numbers."""
+
+    difficulty: Difficulty
+    dm: int
+    dice: str = "1d10"
+    fumbles: bool = True
+    failure_table: bool = True
+    hazardous: bool = False
+    uncertain: bool = False
+
+    @property
+    def number(self) -> int:
+        return self.difficulty.number(self.dice)
+
+    @property
+    def fumble_face(self) -> int:
+        return int(tables().tasks["fumble_face"][self.dice])
+
+
+def success_probability(spec: TaskSpec) -> Fraction:
+    """Exact chance of success (a fumble always fails; the aimed-fire 1 is a miss as well)."""
+    dist = distribution(spec.dice)
+    n = sum(dist.values())
+    if not spec.uncertain:
+        ok = sum(c for face, c in dist.items()
+                 if face != spec.fumble_face and face + spec.dm >= spec.number)
+        return Fraction(ok, n)
+    ok = sum(cp * cr for p, cp in dist.items() for r, cr in dist.items()
+             if p != spec.fumble_face and Fraction(p + r, 2) + spec.dm >= spec.number)
+    return Fraction(ok, n * n)
+
+
+@dataclass
+class TaskResult:
+    natural: int
+    total: Fraction
+    success: bool
+    fumble: bool
+    dice: list[int] = field(default_factory=list)
+    referee_natural: int | None = None
+    failure_type: str | None = None
+    mishap: str | None = None
+    numbers: dict[str, Any] = field(default_factory=dict)
+
+
+def roll_task(sheet: Sheet, spec: TaskSpec, *, step_id: str, label: str, purpose: str,
+              side: str = "attacker", source: str = "") -> TaskResult:
+    """Roll a task, record the step, and roll the failure type when the task calls for it."""
+    count, faces = dice_faces(spec.dice)
+    natural, index = sheet.roll(faces, count=count, purpose=purpose, side=side)
+    dice = [index]
+    referee: int | None = None
+    if spec.uncertain:  # 2300ad UNCERTAIN TASKS: the referee rolls too, secretly
+        referee, r_index = sheet.roll(faces, count=count, purpose=f"{purpose} (referee, hidden)",
+                                      side="referee")
+        dice.append(r_index)
+        rolled = Fraction(natural + referee, 2)
+    else:
+        rolled = Fraction(natural)
+    fumble = spec.fumbles and natural == spec.fumble_face
+    total = rolled + spec.dm
+    success = total >= spec.number and natural != spec.fumble_face
+    numbers: dict[str, Any] = {
+        "roll": natural, "dm": spec.dm, "total": float(total) if total.denominator > 1
+        else int(total), "needed": spec.number, "difficulty": spec.difficulty.label,
+        "dice": spec.dice}
+    if referee is not None:
+        numbers.update(referee_roll=referee, average=float(rolled))
+        numbers["player_success"] = natural + spec.dm >= spec.number and not fumble
+        numbers["referee_success"] = referee + spec.dm >= spec.number
+    outcome = "task.fumble" if fumble else "task.success" if success else "task.failure"
+    sheet.step(step_id, label, dice=dice, modifier_total=spec.dm, numbers=numbers,
+               success=success, outcome=outcome, source=source or SRC_DIFFICULTY,
+               difficulty_key=f"FIREFIGHT.dpv.difficulty.{spec.difficulty.name}")
+    result = TaskResult(natural, total, success, fumble, dice, referee, numbers=numbers)
+    if fumble:
+        sheet.note("fumble", SRC_FUMBLE)
+    if not success and spec.failure_table and not spec.uncertain:
+        _failure(sheet, spec, result, side)
+    return result
+
+
+def _failure(sheet: Sheet, spec: TaskSpec, result: TaskResult, side: str) -> None:
+    """2300ad FAILURE: 2D6, or 3D6 when hazardous; a mishap rolls its own 2D6 / 3D6."""
+    t = tables()
+    count = 3 if spec.hazardous else 2
+    throw, index = sheet.roll(6, count=count, purpose="failure type", side=side)
+    kind = t.failure.lookup(throw)
+    result.failure_type = kind
+    sheet.step("failure", "failure", kind="table", dice=[index], numbers={"roll": throw},
+               outcome=f"failure.{kind}", source=SRC_FAILURE)
+    if kind in ("mishap", "serious_mishap"):
+        m_count = int(t.tasks["mishap_dice"][kind])
+        m_throw, m_index = sheet.roll(6, count=m_count, purpose="mishap", side=side)
+        result.mishap = t.mishap.lookup(m_throw)
+        sheet.step("mishap", "mishap", kind="table", dice=[m_index], numbers={"roll": m_throw},
+                   outcome=f"mishap.{result.mishap}", source="2300ad MISHAPS; DAMAGE AND REPAIR",
+                   **t.tasks["repair"][result.mishap])
+
+
+# --- the task action -----------------------------------------------------------------------
+
+def _preset(options: TaskOptions) -> dict[str, Any]:
+    return tables().presets[options.preset] if options.preset else {}
+
+
+def skill_level(actor: DpvCombatant, names: list[str], rule: str = "only") -> int:
+    skills = {str(k): v for k, v in actor.stats.skills.items()}
+    levels = [skills.get(n, 0) for n in names]
+    if not levels:
+        return 0
+    return min(levels) if rule == "lower" else max(levels)
+
+
+def task_spec(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, settings: DpvSettings,
+              step: str = "task") -> TaskSpec:
+    """The difficulty and the asset modifiers of a task request, each recorded with its line."""
+    preset = _preset(options)
+    base = options.difficulty or preset.get("difficulty")
+    if base is None:
+        raise FirefightError("a task needs a difficulty or a preset",
+                             fields=[("options.difficulty", "choose a difficulty or a preset")])
+    levels = options.harder
+    if options.harder:
+        sheet.note("harder", "2300ad DETERMINATION", levels=options.harder)
+    if options.hasty:  # 2300ad TASK TYPES, "Hasty": one level harder
+        levels += 1
+        sheet.note("hasty", SRC_HASTY)
+    if options.medkit_only and preset.get("medical"):
+        levels += 1
+        sheet.note("medkit_only", SRC_MEDKIT)
+    dm = _assets(sheet, actor, options, preset, step)
+    uncertain = options.uncertain if options.uncertain is not None else bool(
+        preset.get("uncertain"))
+    return TaskSpec(shift(base, levels, settings), dm, settings.task_dice,
+                    fumbles=preset.get("fumble", True),
+                    failure_table=preset.get("failure_table", True),
+                    hazardous=options.hazardous, uncertain=uncertain)
+
+
+def _assets(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, preset: dict[str, Any],
+            step: str) -> int:
+    dm = 0
+    src = preset.get("source", "2300ad TASK FORMAT")
+    skill = options.skill
+    if skill is None and preset.get("skills"):
+        skill = skill_level(actor, preset["skills"], preset.get("skill_rule", "only"))
+    if skill:
+        dm += sheet.modifier("skill", skill, src, step, skill=skill).value
+    values = options.characteristics
+    if values is None:
+        values = [getattr(actor.stats, c) for c in preset.get("characteristics", [])]
+    for value in values:
+        asset = characteristic_asset(value)
+        if asset:
+            dm += sheet.modifier("characteristic", asset, SRC_CHAR, step, score=value).value
+    if options.dm:
+        dm += sheet.modifier("referee_dm", options.dm, "2300ad SPECIAL CASES", step).value
+    if options.opponent_asset:
+        dm -= options.opponent_asset
+        sheet.modifier("opponent", -options.opponent_asset, "2300ad COMPETITION TASKS", step)
+    return dm
+
+
+def task_time(sheet: Sheet, options: TaskOptions, preset: dict[str, Any], asset: int,
+              side: str = "attacker") -> float | None:
+    """2300ad TIME: 3D6 minus the asset modifiers (double when hasty), at least 3, x the time
+    shown (one-tenth of the average); a Medkit alone doubles the roll."""
+    seconds = options.time_seconds or preset.get("seconds")
+    if seconds is None or preset.get("time", "standard") != "standard":
+        return None
+    t = tables().tasks["time"]
+    throw, index = sheet.roll(6, count=t["dice"], purpose="task time", side=side)
+    minus = asset * (t["hasty_asset_multiplier"] if options.hasty else 1)
+    result = max(t["minimum"], throw - max(0, minus))
+    if options.medkit_only and preset.get("medical"):
+        result *= t["medkit_multiplier"]
+    duration = float(result * seconds)
+    sheet.step("time", "time", kind="table", dice=[index],
+               numbers={"roll": throw, "asset": minus, "result": result, "seconds": duration},
+               outcome="task.time", source="2300ad TIME")
+    return duration
+
+
+def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
+                 settings: DpvSettings) -> dict[str, Any]:
+    spec = task_spec(sheet, actor, options, settings)
+    preset = _preset(options)
+    result = roll_task(sheet, spec, step_id="task", label="task", purpose="task",
+                       source=preset.get("source", ""))
+    outcome: dict[str, Any] = {"hit": result.success, "success": result.success,
+                               "fumble": result.fumble, "difficulty": spec.difficulty.label,
+                               "needed": spec.number, "dm": spec.dm,
+                               "failure_type": result.failure_type, "mishap": result.mishap}
+    if spec.uncertain:
+        _uncertain_outcome(sheet, spec, result, options, outcome)
+    else:
+        outcome["summary_key"] = "FIREFIGHT.dpv.outcome." + (
+            "fumble" if result.fumble else "success" if result.success else "failure")
+    if result.success:
+        outcome["seconds"] = task_time(sheet, options, preset, spec.dm)
+    if result.failure_type == "check_determination":
+        sheet.note("check_determination", "2300ad DETERMINATION")
+    return outcome
+
+
+def _uncertain_outcome(sheet: Sheet, spec: TaskSpec, result: TaskResult, options: TaskOptions,
+                       outcome: dict[str, Any]) -> None:
+    """2300ad UNCERTAIN TASKS: the player learns what the average implies, not the verdict."""
+    margin = math.floor(result.total - spec.number)
+    impression = tables().impressions.lookup(margin)
+    outcome.update(hidden=True, impression=impression, margin=margin,
+                   summary_key=f"FIREFIGHT.dpv.outcome.uncertain.{impression}",
+                   player_summary_key=f"FIREFIGHT.dpv.outcome.uncertain.{impression}",
+                   referee_summary_key="FIREFIGHT.dpv.outcome." + (
+                       "fumble" if result.fumble else "success" if result.success
+                       else "failure"))
+    sheet.note("uncertain", SRC_UNCERTAIN)
+    if options.preset == "emplace_charge":
+        both_fail = not result.numbers["player_success"] and not result.numbers[
+            "referee_success"]
+        charge = "detonates_now" if both_fail else "dud" if not result.success else "ready"
+        outcome["charge"] = charge
+        sheet.note(f"charge.{charge}", "2300ad COMBAT TASKS, \"To emplace an explosive charge\"")
+
+
+def task_odds(spec: TaskSpec) -> dict[str, Any]:
+    p = success_probability(spec)
+    dist = distribution(spec.dice)
+    fumble = Fraction(dist[spec.fumble_face], sum(dist.values())) if spec.fumbles else Fraction(0)
+    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
+            "net_modifier": spec.dm, "needed": spec.number,
+            "difficulty": spec.difficulty.label, "fumble_probability": float(fumble)}

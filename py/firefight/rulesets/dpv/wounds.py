@@ -1,0 +1,272 @@
+"""2300ad WOUNDING: hit location and potential wound, the wounding table, the wound effects.
+
+A hit has a potential (kill / serious / light, from the target-hits roll), a wound type
+(normal / blunt / stun) and a DPV after armor. DPV 1 or more reads the first column; below 1,
+1D10 at or under DPV x 10 reads the second column, over it the third.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from firefight.rulesets.dpv.data import exact, tables
+from firefight.rulesets.dpv.models import DpvCombatant, DpvSettings
+from firefight.rulesets.dpv.sheet import Sheet, num
+
+SRC_WOUNDING = "2300ad WOUNDING"
+SRC_HITS = "2300ad TARGET HITS"
+SRC_OPTIONAL = "2300ad OPTIONAL WOUND RULES"
+SRC_EFFECTS = "2300ad Wound Effects"
+SRC_ARMOR = "2300ad ARMOR EFFECTS"
+SRC_NPC = "2300ad NON-PLAYER CHARACTERS"
+
+
+@dataclass(frozen=True)
+class Wound:
+    location: str
+    potential: str
+    column: int | None
+    kill: bool = False
+    shock: int = 0
+    stun: int = 0
+    light: int = 0
+    knocked_down: bool = False
+
+    @property
+    def tier(self) -> str:
+        """The gravest effect, for odds and summaries."""
+        for name, present in (("kill", self.kill), ("shock", self.shock), ("stun", self.stun),
+                              ("light_wound", self.light), ("knocked_down", self.knocked_down)):
+            if present:
+                return name
+        return "none"
+
+
+def location_potential(first: int, second: int | None, rule: str) -> tuple[str, str, int]:
+    """(location, potential, severity throw). Diagram: one 1D10 gives both. Optional rule: the
+    second 1D10 plus the location's modifier gives the potential (bands open at both ends)."""
+    t = tables()
+    location = t.locations.lookup(first)
+    if rule == "diagram" or second is None:
+        return location, t.potential.lookup(first), first
+    severity = second + int(t.target_hits["severity_modifiers"][location])
+    return location, t.potential.lookup(severity), severity
+
+
+def called_first_face(location: str) -> int:
+    """A called location stands for the lowest face of its band (abdomen: 3)."""
+    band = next(b for b in tables().locations.bands if b.value == location)
+    return band.lo or 1
+
+
+def armor_on(target: DpvCombatant, location: str) -> Fraction:
+    return sum((exact(a.value) for a in target.armor if location in a.locations), Fraction(0))
+
+
+def column_for(dpv: Fraction, roll: int | None, settings: DpvSettings) -> int | None:
+    """The WOUNDING column: 0 for DPV 1+, else 1 if 1D10 <= DPV x 10, else 2; None: no effect."""
+    if dpv >= 1:
+        return 0
+    if dpv <= 0 and settings.zero_dpv == "no_effect":
+        return None
+    return 1 if roll is not None and roll <= dpv * 10 else 2
+
+
+def cell(potential: str, wound_type: str, column: int) -> dict[str, Any]:
+    found: dict[str, Any] = tables().wounding["rows"][potential][wound_type][column]
+    return found
+
+
+def amount(rule: str, dpv: Fraction) -> int:
+    """"DPV x" counts whole DPV (fractions dropped, at least 1); "4 Stun (or DPV x Stun, if
+    more)" is at least 4."""
+    if rule == "dpv":
+        return max(1, math.floor(dpv))
+    if rule == "dpv_min_4":
+        return max(4, math.floor(dpv))
+    return 1
+
+
+def wound_from(location: str, potential: str, wound_type: str, column: int | None,
+               dpv: Fraction) -> Wound:
+    if column is None:
+        return Wound(location, potential, None)
+    c = cell(potential, wound_type, column)
+    n = amount(c.get("amount", "one"), dpv)
+    kd = bool(c.get("kd"))
+    effect = c["effect"]
+    if effect == "kill":
+        return Wound(location, potential, column, kill=True)
+    points = {"shock": 0, "stun": 0, "light": 0}
+    if effect == "shock" and c.get("odd_shock_is_stun"):
+        # the WOUNDING note: every odd Shock (the first, third, fifth...) is a Stun instead
+        points.update(shock=n // 2, stun=n - n // 2)
+    elif effect in ("shock", "stun"):
+        points[effect] = n
+    elif effect == "light_wound":
+        points["light"] = n
+    return Wound(location, potential, column, shock=points["shock"], stun=points["stun"],
+                 light=points["light"], knocked_down=kd)
+
+
+def resolve_hit(sheet: Sheet, target: DpvCombatant, dpv: Fraction, wound_type: str,
+                settings: DpvSettings, *, hit: int, called: str | None = None,
+                ignore_armor: bool = False, side: str = "target") -> Wound:
+    """One hit: location and potential, armor on the location, the wounding column, the cell."""
+    dice: list[int] = []
+    if called is not None:
+        first = called_first_face(called)
+    else:
+        first, i = sheet.roll(10, purpose=f"hit location, hit {hit}", side=side)
+        dice.append(i)
+    second = None
+    if settings.location_rule == "optional_severity":
+        second, i = sheet.roll(10, purpose=f"wound severity, hit {hit}", side=side)
+        dice.append(i)
+    location, potential, severity = location_potential(first, second, settings.location_rule)
+    armor = Fraction(0) if ignore_armor else armor_on(target, location)
+    remaining = dpv - armor
+    roll = None
+    if Fraction(0) < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
+        roll, i = sheet.roll(10, purpose=f"DPV x 10, hit {hit}", side=side)
+        dice.append(i)
+    column = column_for(remaining, roll, settings)
+    wound = wound_from(location, potential, wound_type, column, remaining)
+    sheet.step(f"wound_{hit}", "wound", kind="table", dice=dice,
+               numbers={"hit": hit, "location": location, "potential": potential,
+                        "severity_roll": severity, "dpv": num(dpv), "armor": num(armor),
+                        "dpv_after_armor": num(remaining), "column": column,
+                        "column_roll": roll, "wound_type": wound_type, "kill": wound.kill,
+                        "shock": wound.shock, "stun": wound.stun, "light": wound.light,
+                        "knocked_down": wound.knocked_down},
+               outcome=f"wound.{wound.tier}",
+               source=f"{SRC_HITS}; {SRC_ARMOR}; {SRC_WOUNDING}",
+               hit=hit, location_key=f"FIREFIGHT.dpv.location.{location}",
+               potential_key=f"FIREFIGHT.dpv.potential.{potential}")
+    return wound
+
+
+def npc_incapacitation(target: DpvCombatant) -> int | None:
+    stats = target.stats
+    if stats.incapacitation is not None:
+        return stats.incapacitation
+    if stats.experience is None:
+        return None
+    value: int = tables().npcs["experience"][stats.experience]["incapacitation"]
+    return value
+
+
+def npc_coolness(target: DpvCombatant) -> int | None:
+    stats = target.stats
+    if stats.coolness is not None:
+        return stats.coolness
+    if stats.experience is None:
+        return None
+    value: int = tables().npcs["experience"][stats.experience]["coolness"]
+    return value
+
+
+def apply_wounds(sheet: Sheet, target: DpvCombatant, wounds: list[Wound], *,
+                 side: str = "target", **who: Any) -> str:
+    """The effects of this action's wounds on one figure; returns its condition."""
+    who = {**who, "target": side}
+    if not wounds:
+        return "unhurt"
+    kill = next((w for w in wounds if w.kill), None)
+    if kill is not None:
+        sheet.effect("state", value="dead", label="dead", location=kill.location,
+                     resuscitable=kill.location != "head", source=SRC_EFFECTS, **who)
+        return "dead"
+    shock = sum(w.shock for w in wounds)
+    stun = sum(w.stun for w in wounds)
+    light = sum(w.light for w in wounds)
+    knocked = any(w.knocked_down for w in wounds)
+    total = Wound("", "", None, shock=shock, stun=stun, light=light, knocked_down=knocked)
+    _point_effects(sheet, total, who)
+    if not (shock or stun or light or knocked):
+        return "unhurt"
+    return _thresholds(sheet, target, total, who)
+
+
+def _point_effects(sheet: Sheet, total: Wound, who: dict[str, Any]) -> None:
+    npcs = tables().npcs
+    shock, stun, light, knocked = total.shock, total.stun, total.light, total.knocked_down
+    if shock:
+        sheet.effect("shock", delta=shock, n=shock, **who)
+        sheet.effect("critical_points", value="start", label="critical_points",
+                     hours=[0.5, 1, 3, 6, 12], source="2300ad CRITICAL POINTS", **who)
+    if stun:
+        sheet.effect("stun", delta=stun, n=stun, **who)
+    if light:
+        sheet.effect("light_wound", delta=light, n=light, **who)
+        sheet.effect("state", value="immobilized", label="immobilized", **who)
+    if knocked:
+        sheet.effect("state", value="knocked_down", label="knocked_down", **who)
+    if shock or stun:
+        sheet.effect("dazed", delta=shock + stun, label="dazed", turns=shock + stun, **who)
+    elif knocked:
+        sheet.effect("dazed", value="end_of_turn", label="dazed_turn", **who)
+    initiative = (npcs["initiative_per_shock_or_stun"] * (shock + stun)
+                  + npcs["initiative_per_light_wound"] * light)
+    if initiative:
+        sheet.effect("initiative", delta=initiative, floor=npcs["initiative_floor"],
+                     n=-initiative, **who)
+
+
+def _thresholds(sheet: Sheet, target: DpvCombatant, total: Wound, who: dict[str, Any]) -> str:
+    stats, npcs = target.stats, tables().npcs
+    shock, stun, light = total.shock, total.stun, total.light
+    total_shock, total_stun = stats.shock + shock, stats.stun + stun
+    total_light = stats.light_wounds + light
+    if target.pc:
+        if stats.life_level is not None and total_shock >= stats.life_level:
+            sheet.effect("state", value="dead", label="dead_shock", cause="shock", **who)
+            return "dead"
+        if stats.consciousness_level is None or stats.life_level is None:
+            sheet.note("pc_levels_missing", SRC_EFFECTS)
+        if (stats.consciousness_level is not None
+                and total_shock + total_stun >= stats.consciousness_level):
+            sheet.effect("state", value="unconscious", label="unconscious", **who)
+            return "unconscious"
+        return "wounded"
+    if total_shock >= npcs["npc_unconscious_shock"] or total_stun >= npcs["npc_unconscious_stun"]:
+        sheet.effect("state", value="unconscious", label="unconscious", source=SRC_NPC, **who)
+        return "unconscious"
+    incap = npc_incapacitation(target)
+    if incap is not None and total_light >= incap:
+        sheet.effect("state", value="incapacitated", label="incapacitated", source=SRC_NPC,
+                     **who)
+        return "incapacitated"
+    return "wounded"
+
+
+# --- exact odds of one hit -------------------------------------------------------------------
+
+def hit_distribution(target: DpvCombatant, dpv: Fraction, wound_type: str,
+                     settings: DpvSettings, called: str | None = None) -> dict[str, Fraction]:
+    """Exact chances of each potential and each gravest effect of one hit (all dice
+    enumerated: location, severity, the DPV x 10 throw)."""
+    out: dict[str, Fraction] = {}
+    firsts = [called_first_face(called)] if called else list(range(1, 11))
+    seconds: list[int | None] = (list(range(1, 11)) if settings.location_rule ==
+                                 "optional_severity" else [None])
+    weight = Fraction(1, len(firsts) * len(seconds))
+    for first in firsts:
+        for second in seconds:
+            location, potential, _ = location_potential(first, second, settings.location_rule)
+            remaining = dpv - armor_on(target, location)
+            out[f"potential_{potential}"] = out.get(f"potential_{potential}", Fraction(0)) + weight
+            for roll, w in _column_rolls(remaining, settings):
+                wound = wound_from(location, potential, wound_type,
+                                   column_for(remaining, roll, settings), remaining)
+                out[wound.tier] = out.get(wound.tier, Fraction(0)) + weight * w
+    return out
+
+
+def _column_rolls(dpv: Fraction, settings: DpvSettings) -> list[tuple[int | None, Fraction]]:
+    if dpv >= 1 or (dpv <= 0 and settings.zero_dpv == "no_effect"):
+        return [(None, Fraction(1))]
+    return [(r, Fraction(1, 10)) for r in range(1, 11)]

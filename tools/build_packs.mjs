@@ -7,8 +7,14 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ID_RE = /^[A-Za-z0-9]{16}$/;
-const COLLECTION = { Item: "items", Actor: "actors" };
-const EMBEDDED = { Actor: { items: "items", effects: "effects" }, Item: { effects: "effects" } };
+const COLLECTION = { Item: "items", Actor: "actors", RollTable: "tables" };
+const EMBEDDED = {
+  Actor: { items: "items", effects: "effects" },
+  Item: { effects: "effects" },
+  RollTable: { results: "results" },
+};
+// RollTables have no subtype, and their results carry text rather than a name.
+const TYPED = new Set(["Item", "Actor"]);
 
 /** Validate one pack's documents; returns error strings. `seen` maps id -> file across packs. */
 export function validateDocs(pack, docs, seen = new Map()) {
@@ -25,7 +31,7 @@ export function validateDocs(pack, docs, seen = new Map()) {
     claim(doc._id, where);
     if (doc._key !== `!${collection}!${doc._id}`) errors.push(`${where}: _key ${JSON.stringify(doc._key)} should be "!${collection}!${doc._id}"`);
     if (typeof doc.name !== "string" || !doc.name.trim()) errors.push(`${where}: missing name`);
-    if (typeof doc.type !== "string" || !doc.type) errors.push(`${where}: missing type`);
+    if (TYPED.has(pack.type) && (typeof doc.type !== "string" || !doc.type)) errors.push(`${where}: missing type`);
     if (!doc.flags?.firefight || typeof doc.flags.firefight !== "object") errors.push(`${where}: missing flags.firefight`);
     for (const [field, sub] of Object.entries(EMBEDDED[pack.type] ?? {})) {
       for (const [i, child] of (doc[field] ?? []).entries()) {
@@ -33,7 +39,8 @@ export function validateDocs(pack, docs, seen = new Map()) {
         claim(child._id, cw);
         const want = `!${collection}.${sub}!${doc._id}.${child._id}`;
         if (child._key !== want) errors.push(`${cw}: _key ${JSON.stringify(child._key)} should be "${want}"`);
-        if (typeof child.name !== "string" || !child.name.trim()) errors.push(`${cw}: missing name`);
+        const label = pack.type === "RollTable" ? child.text : child.name;
+        if (typeof label !== "string" || !label.trim()) errors.push(`${cw}: missing ${pack.type === "RollTable" ? "text" : "name"}`);
       }
     }
   }

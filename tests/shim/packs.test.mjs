@@ -17,6 +17,10 @@ test("module.json is a v13 module manifest", () => {
   assert.ok(!("system" in manifest.packs[0]));
   assert.deepEqual(manifest.packs.map((p) => [p.name, p.type, p.path]), [
     ["soe-weapons", "Item", "packs/soe-weapons"], ["soe-armor", "Item", "packs/soe-armor"], ["soe-actors", "Actor", "packs/soe-actors"],
+    ["soe-bestiary", "Actor", "packs/soe-bestiary"], ["soe-trauma", "RollTable", "packs/soe-trauma"],
+    ["percentile-weapons", "Item", "packs/percentile-weapons"], ["percentile-actors", "Actor", "packs/percentile-actors"],
+    ["shock-weapons", "Item", "packs/shock-weapons"], ["shock-troops", "Actor", "packs/shock-troops"],
+    ["dpv-npcs", "Actor", "packs/dpv-npcs"],
   ]);
 });
 

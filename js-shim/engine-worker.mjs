@@ -1,0 +1,91 @@
+// The engine's Web Worker: boots Pyodide, installs the engine's wheels, answers bridge messages.
+// Start it as a module worker: new Worker(new URL("engine-worker.mjs", import.meta.url), {type: "module"})
+//
+// Protocol (docs/architecture.md, "Worker protocol"):
+//   in:  {id, message}          message: a JSON string for firefight.bridge.handle
+//   out: {id, reply}            reply: the JSON string handle() returned
+//        {type: "ready", version, pyodide, bootMs}    once, when Python is ready
+//        {type: "boot-error", message}                once, if booting failed
+// Messages that arrive while booting are queued and answered once boot ends. After a failed
+// boot every message is answered {"ok": false, "error": {"code": "boot_failed", ...}}.
+//
+// Every URL derives from import.meta.url (the module's folder is served at
+// /modules/firefight/ in Foundry): Pyodide, its lockfile, the stdlib and every wheel come from
+// ../runtime/, nothing from a CDN. packageBaseUrl points there too, so even a package
+// requested by name could only ever be looked for locally.
+
+const runtimeURL = new URL("../runtime/", import.meta.url);
+const indexURL = new URL("pyodide/", runtimeURL).href;
+const wheelsURL = new URL("wheels/", runtimeURL);
+
+let handle = null; // firefight.bridge.handle, once booted
+let bootError = null; // the boot failure's message, if booting failed
+const queue = []; // [{id, message}] received while booting
+
+function errorReply(code, message) {
+  return JSON.stringify({ ok: false, error: { code, message, fields: [] } });
+}
+
+function answer({ id, message }) {
+  let reply;
+  if (bootError !== null) {
+    reply = errorReply("boot_failed", `The Firefight engine failed to start: ${bootError}`);
+  } else {
+    try {
+      reply = handle(String(message)); // never raises by contract; guard anyway
+    } catch (err) {
+      reply = errorReply("internal_error", String(err?.message ?? err));
+    }
+  }
+  self.postMessage({ id, reply });
+}
+
+self.onmessage = (event) => {
+  const data = event.data ?? {};
+  if (handle === null && bootError === null) queue.push(data);
+  else answer(data);
+};
+
+async function fetchManifest() {
+  const response = await fetch(new URL("manifest.json", wheelsURL), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`runtime/wheels/manifest.json: HTTP ${response.status}`);
+  return (await response.json()).wheels;
+}
+
+async function boot() {
+  const started = performance.now();
+  const manifest = fetchManifest(); // in parallel with Pyodide's own boot
+  manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  const pyodide = await loadPyodide({
+    indexURL, // pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip
+    lockFileURL: new URL("pyodide-lock.json", indexURL).href,
+    packageBaseUrl: indexURL,
+  });
+
+  // loadPackage reports a wheel it could not load through errorCallback, without throwing.
+  const wheels = await manifest;
+  const failures = [];
+  await pyodide.loadPackage(
+    wheels.map((name) => new URL(name, wheelsURL).href),
+    { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+  );
+  if (failures.length) throw new Error(`loading the engine's wheels: ${failures.join("; ")}`);
+
+  const bridge = pyodide.pyimport("firefight.bridge");
+  const version = pyodide.runPython("import firefight; firefight.__version__");
+  handle = bridge.handle;
+  return { version, pyodide: pyodide.version, bootMs: Math.round(performance.now() - started) };
+}
+
+boot().then(
+  (info) => self.postMessage({ type: "ready", ...info }),
+  (err) => {
+    bootError = String(err?.message ?? err);
+    console.error("[firefight worker] boot failed:", err);
+    self.postMessage({ type: "boot-error", message: bootError });
+  },
+).finally(() => {
+  // Answer what arrived while booting, in order (with results, or boot_failed errors).
+  for (const data of queue.splice(0)) answer(data);
+});

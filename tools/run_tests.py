@@ -1,0 +1,69 @@
+"""Run every test step of `make test` in order, then print one summary.
+
+Every step runs even when an earlier one failed, so one run shows the whole picture; the exit
+status is 1 if any step failed. A pytest run that collects no tests (exit 5: a test directory
+nobody has filled yet) counts as passed and is reported as "no tests".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / ".venv" / "bin"
+NO_TESTS = 5  # pytest's exit code when it collected nothing
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    command: list[str]
+    pytest_like: bool = False  # exit 5 means "no tests collected"
+
+
+STEPS = [
+    Step("ruff", [str(BIN / "ruff"), "check", "py", "tests", "tools"]),
+    Step("mypy", [str(BIN / "mypy")]),
+    Step("engine (CPython)", [str(BIN / "pytest"), "tests/engine"], pytest_like=True),
+    Step("engine (Pyodide)", ["node", "tests/pyodide/run.mjs"], pytest_like=True),
+    Step("worker (Chromium)", [str(BIN / "pytest"), "tests/pyodide"], pytest_like=True),
+    Step("shim", ["node", "--test", "tests/shim/"]),
+    Step("browser", [str(BIN / "pytest"), "tests/browser"], pytest_like=True),
+]
+
+
+def main() -> int:
+    results: list[tuple[str, str, float]] = []
+    started = time.monotonic()
+    for step in STEPS:
+        print(f"\n===== {step.name}: {' '.join(step.command)}", flush=True)
+        t0 = time.monotonic()
+        code = subprocess.run(step.command, cwd=ROOT, check=False).returncode
+        seconds = time.monotonic() - t0
+        if code == 0:
+            status = "ok"
+        elif step.pytest_like and code == NO_TESTS:
+            status = "no tests"
+        else:
+            status = f"FAILED (exit {code})"
+        results.append((step.name, status, seconds))
+
+    print("\n===== summary")
+    for name, status, seconds in results:
+        print(f"  {name:<20} {status:<18} {seconds:6.1f} s")
+    failed = [name for name, status, _ in results if status.startswith("FAILED")]
+    total = time.monotonic() - started
+    if failed:
+        print(f"make test: FAILED {len(failed)}/{len(results)} steps ({', '.join(failed)}) "
+              f"in {total:.0f} s")
+        return 1
+    print(f"make test: PASSED all {len(results)} steps in {total:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -63,8 +63,13 @@ async function fetchJSON(url) {
   return res.json();
 }
 
+// The scene holds the actors of one pack: ?pack=<name> (default soe-actors); the other packs
+// stay in the compendiums.
+const SCENE_PACK = new URLSearchParams(location.search).get("pack") ?? "soe-actors";
+
 async function buildWorld(manifest) {
-  const actorPacks = manifest.packs.filter((p) => p.type === "Actor");
+  const actorPacks = manifest.packs.filter((p) => p.type === "Actor" && p.name === SCENE_PACK);
+  if (!actorPacks.length) throw new Error(`no Actor pack named ${SCENE_PACK} in module.json`);
   const player = game.users.getName("Player");
   const tokens = [];
   for (const pack of actorPacks) {

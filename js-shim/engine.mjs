@@ -72,7 +72,7 @@ export class EngineClient {
   _fail(message) {
     this.status = "failed";
     this.bootError = message;
-    const err = new EngineError({ code: "boot_error", message: `Engine failed to start: ${message}` });
+    const err = new EngineError({ code: "boot_failed", message: `Engine failed to start: ${message}` });
     this._rejectReady?.(err);
     for (const entry of this.pending.values()) entry.reject(err);
     this.pending.clear();
@@ -82,7 +82,7 @@ export class EngineClient {
   call(op, payload = {}) {
     this.start();
     if (this.status === "failed") {
-      return Promise.reject(new EngineError({ code: "boot_error", message: `Engine failed to start: ${this.bootError}` }));
+      return Promise.reject(new EngineError({ code: "boot_failed", message: `Engine failed to start: ${this.bootError}` }));
     }
     const id = this.nextId++;
     const message = JSON.stringify({ op, ...payload });

@@ -47,7 +47,7 @@ test("boot-error rejects pending and later calls", async () => {
   const pending = client.call("hello");
   await assert.rejects(pending, /no wasm/);
   assert.equal(client.status, "failed");
-  await assert.rejects(client.call("hello"), (err) => err.code === "boot_error");
+  await assert.rejects(client.call("hello"), (err) => err.code === "boot_failed");
 });
 
 test("resolveWithEntropy grows the entropy list on entropy_exhausted", async () => {

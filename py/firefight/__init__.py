@@ -5,7 +5,7 @@ Everything goes through ``resolve``; see docs/architecture.md for the request an
 
 from __future__ import annotations
 
-from firefight.api import list_rulesets, odds, resolve, schema
+from firefight.api import apply, list_rulesets, odds, resolve, schema
 from firefight.cards import render_card
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
 from firefight.errors import FirefightError
@@ -21,6 +21,7 @@ __all__ = [
     "ScriptedDice",
     "SeededDice",
     "__version__",
+    "apply",
     "list_rulesets",
     "odds",
     "register",

@@ -104,5 +104,20 @@ def schema(ruleset_id: str) -> dict[str, Any]:
     return _guarded(run)
 
 
+def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
+          ) -> dict[str, Any]:
+    """One actor's data after the effects meant for it: ``{"stats", "statuses", "conditions",
+    "changes"}``. The table writes ``stats`` back; undo writes back the data it had before."""
+
+    def run() -> dict[str, Any]:
+        if not isinstance(stats, dict) or not isinstance(effects, list):
+            raise FirefightError("apply takes an object of actor data and a list of effects",
+                                 fields=[("stats", "expected an object"),
+                                         ("effects", "expected a list")])
+        return registry.get(ruleset_id).apply(stats, effects)
+
+    return _guarded(run)
+
+
 def list_rulesets() -> list[dict[str, Any]]:
     return [r.describe() for r in registry.all_rulesets()]

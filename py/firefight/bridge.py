@@ -47,6 +47,8 @@ OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "odds": lambda m: firefight.odds(m.get("request")),  # type: ignore[arg-type]
     "resolve": _resolve,
     "card": _card,
+    "apply": lambda m: firefight.apply(str(m.get("ruleset")), m.get("stats"),  # type: ignore[arg-type]
+                                       m.get("effects")),  # type: ignore[arg-type]
 }
 
 

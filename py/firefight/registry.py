@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from firefight.dice import Roller
+from firefight.effects import apply_effects
 from firefight.errors import FirefightError
 from firefight.models import Resolution
 
@@ -30,6 +31,8 @@ class Ruleset(ABC):
     # request model is then a RootModel over a union discriminated on "action".
     action_options: ClassVar[dict[str, type[BaseModel]]] = {}
     settings_model: ClassVar[type[BaseModel] | None] = None
+    # The actor data the ruleset keeps in ``flags.firefight.<id>`` (effects are applied to it).
+    stats_model: ClassVar[type[BaseModel] | None] = None
 
     @abstractmethod
     def resolve(self, request: Any, roller: Roller) -> Resolution:
@@ -38,6 +41,12 @@ class Ruleset(ABC):
     @abstractmethod
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
+
+    def apply(self, stats: dict[str, Any], effects: list[dict[str, Any]]) -> dict[str, Any]:
+        """An actor's data after a result's effects (see ``firefight.effects``)."""
+        if self.stats_model is None:
+            raise FirefightError(f"ruleset {self.id!r} keeps no actor data", code="no_stats_model")
+        return apply_effects(self.stats_model, stats, effects)
 
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "label_key": self.label_key, "actions": list(self.actions)}

@@ -24,6 +24,7 @@ from firefight.rulesets.dpv.models import (
     AttackOptions,
     DpvRequest,
     DpvSettings,
+    DpvStats,
     ExplosionOptions,
     MeleeOptions,
     TaskOptions,
@@ -111,6 +112,7 @@ class TwoThousandThreeHundred(Ruleset):
         "explosion": ExplosionOptions, "melee": MeleeOptions,
     }
     settings_model = DpvSettings
+    stats_model = DpvStats
 
     def odds(self, request: DpvRequest) -> dict[str, Any]:
         return _odds(request.root)

@@ -20,6 +20,7 @@ from firefight.rulesets.percentile.models import (
     PercentileAttackRequest,
     PercentileOptions,
     PercentileSettings,
+    PercentileStats,
 )
 
 P = "FIREFIGHT.percentile"
@@ -105,6 +106,7 @@ class Percentile(Ruleset):
     request_model = PercentileAttackRequest
     options_model = PercentileOptions
     settings_model = PercentileSettings
+    stats_model = PercentileStats
 
     def odds(self, request: PercentileAttackRequest) -> dict[str, Any]:
         return _Shot(request).odds()

@@ -32,6 +32,7 @@ from firefight.rulesets.shock.models import (
     ShockProtection,
     ShockRequest,
     ShockSettings,
+    ShockStats,
     TurnUnit,
 )
 
@@ -56,6 +57,7 @@ class Shock(Ruleset):
     action_options: ClassVar[dict[str, type[BaseModel]]] = {
         "attack": ShockOptions, "end_of_turn": NoOptions, "draw_chits": NoOptions}
     settings_model = ShockSettings
+    stats_model = ShockStats
 
     # --- odds ---------------------------------------------------------------------------------
 

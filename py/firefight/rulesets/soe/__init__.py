@@ -26,6 +26,7 @@ from firefight.rulesets.soe.models import (
     SoeOptions,
     SoeRequest,
     SoeSettings,
+    SoeStats,
     SoeTraumaRequest,
     SoeWillCheckRequest,
     TraumaTables,
@@ -103,6 +104,23 @@ class StarsOfEmpire(Ruleset):
     options_model = SoeOptions
     action_options: ClassVar[dict[str, type[BaseModel]]] = {"attack": SoeOptions}
     settings_model = SoeSettings
+    stats_model = SoeStats
+
+    def apply(self, stats: dict[str, Any], effects: list[dict[str, Any]]) -> dict[str, Any]:
+        """Possible delayed injuries accumulate on the actor until rolled for after combat."""
+        pending = list(stats.get("delayed_injuries", []))
+        rest = []
+        for effect in effects:
+            if effect.get("kind") == "delayed_injury":
+                pending.append(effect["value"])
+            elif effect.get("kind") == "delayed_injury_resolved":
+                if effect.get("value") in pending:
+                    pending.remove(effect["value"])
+            else:
+                rest.append(effect)
+        if pending != list(stats.get("delayed_injuries", [])):
+            rest.append({"kind": "delayed_injuries", "value": pending})
+        return super().apply(stats, rest)
 
     # --- odds ------------------------------------------------------------------------------
 

@@ -1,0 +1,81 @@
+"""Applying a result's effects to actor data: exact, clamped, validated, and undoable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import firefight
+from firefight import bridge
+
+
+def test_rhino_loses_60_hp_and_stays_up() -> None:
+    from _examples import example
+
+    result = firefight.resolve(example("soe_rhino.json"), dice=[1, 10, 13, 7])
+    target = [e for e in result["effects"] if e["target"] == "target"]
+    out = firefight.apply("soe", {"kind": "creature", "toughness": 8, "hp": 65, "hp_max": 65},
+                          target)
+    assert out["stats"]["hp"] == 5
+    assert out["changes"] == [{"field": "hp", "from": 65, "to": 5}]
+    assert out["statuses"] == {}
+
+
+def test_hp_starts_from_hp_max_and_death_shows_on_the_token() -> None:
+    out = firefight.apply("soe", {"str": 10}, [
+        {"kind": "hp", "delta": -9}, {"kind": "state", "value": "dead"}])
+    assert out["stats"]["hp"] == -1
+    assert out["statuses"]["dead"] is True
+    assert out["conditions"][0]["kind"] == "state"  # soe keeps no state field: a condition
+
+
+def test_life_force_is_clamped_at_zero() -> None:
+    out = firefight.apply("percentile", {"life_force": 30}, [{"kind": "life_force", "delta": -72}])
+    assert out["stats"]["life_force"] == 0
+
+
+def test_a_state_field_drives_every_status() -> None:
+    out = firefight.apply("shock", {"toughness": 5, "awareness": 5, "prowess": 5},
+                          [{"kind": "state", "value": "shock"}, {"kind": "wounds", "delta": 3}])
+    assert out["stats"]["state"] == "shock"
+    assert out["stats"]["wounds"] == 3
+    assert out["statuses"]["unconscious"] is True
+    assert out["statuses"]["dead"] is False
+
+
+def test_passing_states_clear_statuses() -> None:
+    out = firefight.apply("dpv", {}, [{"kind": "state", "value": "conscious"}])
+    assert out["statuses"] == {"unconscious": False}
+
+
+def test_delayed_injuries_accumulate_and_resolve() -> None:
+    out = firefight.apply("soe", {}, [{"kind": "delayed_injury", "value": "critical"}])
+    assert out["stats"]["delayed_injuries"] == ["critical"]
+    out = firefight.apply("soe", out["stats"], [{"kind": "delayed_injury", "value": "severe"},
+                                                {"kind": "delayed_injury_resolved",
+                                                 "value": "critical"}])
+    assert out["stats"]["delayed_injuries"] == ["severe"]
+
+
+def test_undo_is_restoring_the_data_before() -> None:
+    before = {"kind": "human", "str": 12, "hp": 8, "hp_max": 8, "pretrauma": 0}
+    out = firefight.apply("soe", before, [{"kind": "hp", "delta": -3},
+                                          {"kind": "pretrauma", "value": -7}])
+    assert (out["stats"]["hp"], out["stats"]["pretrauma"]) == (5, -7)
+    again = firefight.apply("soe", before, [])
+    assert again["stats"] == firefight.apply("soe", before, [])["stats"]
+    assert again["changes"] == []
+
+
+def test_bad_actor_data_names_the_field() -> None:
+    out = firefight.apply("soe", {"hp_max": "lots"}, [])
+    assert out["error"]["fields"][0]["field"] == "hp_max"
+
+
+def test_bridge_apply() -> None:
+    reply = json.loads(bridge.handle(json.dumps({
+        "op": "apply", "ruleset": "percentile", "stats": {"life_force": 100},
+        "effects": [{"kind": "life_force", "delta": -7}]})))
+    assert reply["ok"] is True
+    value: dict[str, Any] = reply["value"]
+    assert value["stats"]["life_force"] == 93

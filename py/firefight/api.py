@@ -91,12 +91,13 @@ def schema(ruleset_id: str) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         ruleset = registry.get(ruleset_id)
-        settings = ruleset.settings_model
+        settings, stats = ruleset.settings_model, ruleset.stats_model
         return {
             "ruleset": ruleset.id,
             "request": ruleset.request_model.model_json_schema(by_alias=True),
             "options": ruleset.options_model.model_json_schema(by_alias=True),
             "settings": settings.model_json_schema(by_alias=True) if settings else None,
+            "stats": stats.model_json_schema(by_alias=True) if stats else None,
             "actions": {name: model.model_json_schema(by_alias=True)
                         for name, model in ruleset.action_options.items()},
         }

@@ -79,3 +79,10 @@ def test_bridge_apply() -> None:
     assert reply["ok"] is True
     value: dict[str, Any] = reply["value"]
     assert value["stats"]["life_force"] == 93
+
+
+def test_pretrauma_shows_on_the_token_and_clears() -> None:
+    out = firefight.apply("soe", {}, [{"kind": "pretrauma", "value": -8}])
+    assert out["statuses"] == {"fear": True}
+    out = firefight.apply("soe", out["stats"], [{"kind": "pretrauma", "value": 0}])
+    assert out["statuses"] == {"fear": False}

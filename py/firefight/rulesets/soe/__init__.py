@@ -120,7 +120,11 @@ class StarsOfEmpire(Ruleset):
                 rest.append(effect)
         if pending != list(stats.get("delayed_injuries", [])):
             rest.append({"kind": "delayed_injuries", "value": pending})
-        return super().apply(stats, rest)
+        out = super().apply(stats, rest)
+        if any(c["field"] == "pretrauma" for c in out["changes"]):
+            # soe Table 3: Pre-Trauma shows on the token (Foundry's core "fear" status).
+            out["statuses"]["fear"] = out["stats"].get("pretrauma", 0) < 0
+        return out
 
     # --- odds ------------------------------------------------------------------------------
 

@@ -7,10 +7,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 EXAMPLES = Path(__file__).parent / "examples"
+PACK_SOURCES = Path(__file__).resolve().parents[2] / "packs" / "_source"
 IN_PYODIDE = sys.platform == "emscripten"
 
 
 def example(name: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     return data
+
+
+def pack_docs(pack: str) -> list[dict[str, Any]]:
+    """The documents of a compendium pack's sources; skips where the checkout has no packs
+    (the engine tests inside Pyodide see only tests/engine)."""
+    folder = PACK_SOURCES / pack
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not in this checkout")
+    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]

@@ -3,31 +3,21 @@ models, matches its table row, and can be shot at."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
-from typing import Any
 
-import pytest
+from _examples import pack_docs
 
 import firefight
 from firefight.rulesets.dpv.data import tables
 from firefight.rulesets.dpv.models import DpvStats
 
-SOURCES = Path(__file__).resolve().parents[2] / "packs" / "_source"
 ID = re.compile(r"^[A-Za-z0-9]{16}$")
 
-
-def docs(pack: str) -> list[dict[str, Any]]:
-    folder = SOURCES / pack
-    if not folder.is_dir():
-        pytest.skip(f"{folder} is not in this checkout")
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
 
 
 def test_npc_templates_match_the_table() -> None:
     seen = set()
-    for doc in docs("dpv-npcs"):
+    for doc in pack_docs("dpv-npcs"):
         assert ID.match(doc["_id"])
         assert doc["_key"] == f"!actors!{doc['_id']}"
         stats = DpvStats.model_validate(doc["flags"]["firefight"]["dpv"])

@@ -3,29 +3,19 @@ and every weapon fires."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
-from typing import Any
 
-import pytest
+from _examples import pack_docs
 
 import firefight
 from firefight.rulesets.percentile.models import PercentileStats, PercentileWeapon
 
-SOURCES = Path(__file__).resolve().parents[2] / "packs" / "_source"
 ID = re.compile(r"^[A-Za-z0-9]{16}$")
 
 
-def docs(pack: str) -> list[dict[str, Any]]:
-    folder = SOURCES / pack
-    if not folder.is_dir():
-        pytest.skip(f"{folder} is not in this checkout")
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
-
 
 def test_weapons_validate_and_cover_every_class() -> None:
-    weapons = docs("percentile-weapons")
+    weapons = pack_docs("percentile-weapons")
     classes = set()
     for doc in weapons:
         assert ID.match(doc["_id"])
@@ -38,7 +28,7 @@ def test_weapons_validate_and_cover_every_class() -> None:
 
 def test_actors_validate_and_their_weapons_fire() -> None:
     ids: set[str] = set()
-    for actor in docs("percentile-actors"):
+    for actor in pack_docs("percentile-actors"):
         assert actor["_id"] not in ids
         ids.add(actor["_id"])
         stats = PercentileStats.model_validate(actor["flags"]["firefight"]["percentile"])

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _examples import pack_docs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -205,18 +206,11 @@ def test_the_card_says_how_the_hit_was_decided() -> None:
     assert "SHOCK has no to-hit rule" in referee
 
 
-PACKS = Path(__file__).resolve().parents[2] / "packs" / "_source"
 
-
-def _docs(pack: str) -> list[dict[str, Any]]:
-    folder = PACKS / pack
-    if not folder.is_dir():
-        pytest.skip(f"no pack sources at {folder}")
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
 
 
 def test_weapons_pack_has_every_damage_class_and_validates() -> None:
-    docs = _docs("shock-weapons")
+    docs = pack_docs("shock-weapons")
     classes = set()
     for doc in docs:
         weapon = shock.ShockWeapon.model_validate({"name": doc["name"],
@@ -227,7 +221,7 @@ def test_weapons_pack_has_every_damage_class_and_validates() -> None:
 
 
 def test_troops_pack_has_a_generic_of_each_quality_rated_by_quality() -> None:
-    docs = _docs("shock-troops")
+    docs = pack_docs("shock-troops")
     by_quality = {}
     for doc in docs:
         stats = shock.ShockStats.model_validate(doc["flags"]["firefight"]["shock"])

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
-import pytest
+from _examples import pack_docs
 
 import firefight
 from firefight.rulesets.soe.models import TRAUMA_CLASSES, SoeArmor, SoeStats, SoeWeapon
 from firefight.rulesets.soe.rules import tables
 from firefight.tables import band_problems
 
-SOURCES = Path(__file__).resolve().parents[2] / "packs" / "_source"
-
-
-def docs(pack: str) -> list[dict[str, Any]]:
-    folder = SOURCES / pack
-    if not folder.is_dir():
-        pytest.skip(f"{folder} is not in this checkout")
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
-
 
 def test_armory_is_table_5_and_every_weapon_fires() -> None:
     weapons = [SoeWeapon.model_validate({"name": d["name"], **d["flags"]["firefight"]["soe"]})
-               for d in docs("soe-weapons")]
+               for d in pack_docs("soe-weapons")]
     assert len(weapons) == 19  # every row of Table 5
     target = {"name": "T", "stats": {"str": 10}}
     for w in weapons:
@@ -37,7 +24,7 @@ def test_armory_is_table_5_and_every_weapon_fires() -> None:
 
 def test_armor_is_table_6() -> None:
     armor = [SoeArmor.model_validate({"name": d["name"], **d["flags"]["firefight"]["soe"]})
-             for d in docs("soe-armor")]
+             for d in pack_docs("soe-armor")]
     assert len(armor) == 12
     helmet = next(a for a in armor if "Helmet" in a.name)
     assert (helmet.vs_rifle, helmet.vs_pistol, helmet.helmet) == (-1, -1, True)
@@ -45,11 +32,11 @@ def test_armor_is_table_6() -> None:
 
 def test_bestiary_is_table_7() -> None:
     beasts = {d["name"]: SoeStats.model_validate(d["flags"]["firefight"]["soe"])
-              for d in docs("soe-bestiary")}
+              for d in pack_docs("soe-bestiary")}
     rhino = beasts["Lesser Venusian Rhino (Table 7)"]
     assert (rhino.kind, rhino.toughness, rhino.hp_max, rhino.mass_kg) == ("creature", 8, 65, 1100)
     assert len(beasts) == 5
-    for d in docs("soe-actors"):
+    for d in pack_docs("soe-actors"):
         SoeStats.model_validate(d["flags"]["firefight"]["soe"])
         for item in d.get("items", []):
             data = item["flags"]["firefight"]["soe"]
@@ -59,7 +46,7 @@ def test_bestiary_is_table_7() -> None:
 
 def test_trauma_roll_tables_match_the_engine() -> None:
     tables_by_class = {d["flags"]["firefight"]["soe"]["trauma_class"]: d
-                       for d in docs("soe-trauma")}
+                       for d in pack_docs("soe-trauma")}
     assert set(tables_by_class) == set(TRAUMA_CLASSES)
     for cls, table in tables_by_class.items():
         assert table["formula"] == "1d20"

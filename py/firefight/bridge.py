@@ -24,16 +24,24 @@ def _resolve(msg: dict[str, Any]) -> Any:
     if "error" in result:
         return result
     lang = str(msg.get("lang", "en"))
-    return {
+    reply = {
         "result": result,
-        "html": firefight.render_card(result, fmt="html", lang=lang),
-        "text": firefight.render_card(result, fmt="text", lang=lang),
+        "html": firefight.render_card(result, fmt="html", lang=lang, view="player"),
+        "text": firefight.render_card(result, fmt="text", lang=lang, view="player"),
     }
+    if result.get("outcome", {}).get("hidden"):
+        # Uncertain tasks: the table whispers the full card to the GM and keeps the referee's
+        # dice off the public message.
+        reply["gm_html"] = firefight.render_card(result, fmt="html", lang=lang)
+        reply["hidden_dice"] = [i for i, d in enumerate(result["dice"])
+                                if d.get("side") == "referee"]
+    return reply
 
 
 def _card(msg: dict[str, Any]) -> Any:
     return firefight.render_card(msg["result"], fmt=str(msg.get("fmt", "html")),
-                                 lang=str(msg.get("lang", "en")))
+                                 lang=str(msg.get("lang", "en")),
+                                 view=str(msg.get("view", "gm")))
 
 
 def _hello(_: dict[str, Any]) -> Any:

@@ -42,8 +42,25 @@ def _params(params: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
-def context(result: dict[str, Any], lang: str = "en") -> dict[str, Any]:
-    """Everything the card shows, as display rows."""
+def _player_view(result: dict[str, Any]) -> dict[str, Any]:
+    """A hidden result as the player may see it (2300ad UNCERTAIN TASKS: "information based on
+    the average of the rolls", not the verdict): no referee dice, no success marks, no chance."""
+    dice = result.get("dice", [])
+    steps = []
+    for step in result.get("steps", []):
+        shown = [i for i in step.get("dice", []) if i < len(dice)
+                 and dice[i].get("side") != "referee"]
+        steps.append({**step, "dice": shown, "success": None, "outcome_key": ""})
+    outcome = dict(result.get("outcome", {}))
+    outcome["summary_key"] = outcome.get("player_summary_key", "")
+    outcome.pop("hit", None)
+    return {**result, "steps": steps, "outcome": outcome, "odds": {}}
+
+
+def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[str, Any]:
+    """Everything the card shows, as display rows; ``view="player"`` hides a hidden result."""
+    if view == "player" and result.get("outcome", {}).get("hidden"):
+        result = _player_view(result)
 
     def t(key: str, params: dict[str, Any] | None = None) -> str:
         return translate(key, lang, **_params(params or {}, lang))
@@ -91,11 +108,18 @@ def context(result: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     }
 
 
-def render_card(result: dict[str, Any], *, fmt: str = "html", lang: str = "en") -> str:
-    """The chat card for a result, as HTML (for the chat log) or plain text (for the CLI)."""
+def render_card(result: dict[str, Any], *, fmt: str = "html", lang: str = "en",
+                view: str = "gm") -> str:
+    """The chat card for a result, as HTML (for the chat log) or plain text (for the CLI).
+
+    ``view="player"`` is what the players may see of a hidden result (uncertain tasks).
+    """
     if fmt not in ("html", "text"):
         raise ValueError("fmt must be 'html' or 'text'")
+    if view not in ("gm", "player"):
+        raise ValueError("view must be 'gm' or 'player'")
     name = result.get("card", {}).get("template", "card.html.j2")
     if fmt == "text":
         name = name.replace(".html.j2", ".txt.j2")
-    return environment().get_template(name).render(**context(result, lang)).strip() + "\n"
+    rendered = environment().get_template(name).render(**context(result, lang, view))
+    return rendered.strip() + "\n"

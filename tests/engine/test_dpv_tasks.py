@@ -155,3 +155,22 @@ def test_exact_task_probabilities() -> None:
                            "options": {"difficulty": "difficult", "skill": 3}})
     assert odds["exact"] == "2/5"
     assert odds["fumble_probability"] == 0.1
+
+
+def test_uncertain_task_card_shows_the_player_only_the_impression() -> None:
+    # 2300ad UNCERTAIN TASKS: "the referee should give the player information based on the
+    # average of the rolls but should not directly tell the player if the task was a success".
+    import json
+
+    from firefight import bridge
+
+    result = task([4, 8], difficulty="routine", uncertain=True)
+    player = firefight.render_card(result, view="player")
+    gm = firefight.render_card(result)
+    assert 'data-results="8"' not in player  # the referee's hidden die
+    assert 'data-results="8"' in gm
+    assert "ff-success" not in player and "Chance" not in player
+    reply = json.loads(bridge.handle(json.dumps({"op": "resolve", "request": result["request"],
+                                                 "entropy": [0.35, 0.75, 0.5, 0.5]})))
+    assert reply["value"]["hidden_dice"] == [1]
+    assert "gm_html" in reply["value"]

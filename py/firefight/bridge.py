@@ -24,7 +24,7 @@ def _resolve(msg: dict[str, Any]) -> Any:
     if "error" in result:
         return result
     lang = str(msg.get("lang", "en"))
-    reply = {
+    reply: dict[str, Any] = {
         "result": result,
         "html": firefight.render_card(result, fmt="html", lang=lang, view="player"),
         "text": firefight.render_card(result, fmt="text", lang=lang, view="player"),

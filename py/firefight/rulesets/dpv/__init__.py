@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from firefight.dice import Roller, ScriptedDice
 from firefight.models import Resolution
 from firefight.registry import Ruleset
-from firefight.rulesets.dpv import explosives, fire, healing, melee, tasks
+from firefight.rulesets.dpv import explosives, fire, healing, melee, tasks, travel
 from firefight.rulesets.dpv.models import (
     AreaFireOptions,
     AttackOptions,
@@ -47,6 +47,8 @@ RESOLVERS: dict[str, Callable[[Sheet, Any], dict[str, Any]]] = {
     "regain_consciousness": healing.resolve_regain_consciousness,
     "resuscitate": healing.resolve_resuscitate,
     "natural_healing": healing.resolve_natural_healing,
+    "travel": travel.resolve_travel,
+    "interface": travel.resolve_interface,
 }
 
 

@@ -343,6 +343,29 @@ class ResuscitateRequest(_Request):
     medkit_only: bool = False
 
 
+class TravelRequest(_Request):
+    """2300ad TYPICAL TRAVEL TIMES: a reference lookup (no dice)."""
+
+    action: Literal["travel"]
+    mode: Literal["foot", "horse", "hover", "wheel", "tracked", "aircraft", "lta", "ship",
+                  "hydrofoil", "boat"]
+    terrain: Literal["flat", "hilly", "broken", "mountain", "savannah", "woods", "forest",
+                     "swamp", "desert", "craters", "lake", "glacier", "road_grid", "highway",
+                     "calm_seas", "high_seas", "coastal_waters"]
+    features: list[Literal["volcano", "river", "city_town", "cropland", "road_grid",
+                           "highway"]] = Field(default_factory=list, max_length=6)
+    hexes: float = Field(default=1, gt=0, le=10_000, allow_inf_nan=False)
+
+
+class InterfaceRequest(_Request):
+    """2300ad TRAVEL TIME - INTERFACE: going into orbit or returning to the surface."""
+
+    action: Literal["interface"]
+    direction: Literal["to_orbit", "to_surface"]
+    craft: Literal["rocket", "rocket_plane", "scramjet", "catapult", "beanstalk", "parachute",
+                   "deadfall", "lifting_body"]
+
+
 class NaturalHealingRequest(_Request):
     action: Literal["natural_healing"]
     patient: DpvCombatant = Field(default_factory=DpvCombatant)
@@ -353,7 +376,7 @@ AnyRequest = Annotated[
     AttackRequest | TaskRequest | AreaFireRequest | ExplosionRequest | DeviationRequest
     | MissileRequest | VehicleDamageRequest | BreachRequest | MeleeRequest
     | CriticalPointRequest | RegainConsciousnessRequest | ResuscitateRequest
-    | NaturalHealingRequest,
+    | NaturalHealingRequest | TravelRequest | InterfaceRequest,
     Field(discriminator="action"),
 ]
 
@@ -384,5 +407,5 @@ BY_ACTION: dict[str, type[BaseModel]] = {
     for m in (AttackRequest, TaskRequest, AreaFireRequest, ExplosionRequest, DeviationRequest,
               MissileRequest, VehicleDamageRequest, BreachRequest, MeleeRequest,
               CriticalPointRequest, RegainConsciousnessRequest, ResuscitateRequest,
-              NaturalHealingRequest)
+              NaturalHealingRequest, TravelRequest, InterfaceRequest)
 }

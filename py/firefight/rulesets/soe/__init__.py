@@ -248,7 +248,9 @@ class StarsOfEmpire(Ruleset):
                               numbers={"over_roll": base, "multiplier": multiplier,
                                        "hp_loss": loss, "hp_before": hp_before,
                                        "hp_after": hp_after},
-                              outcome_key=f"{P}.injury.{injury}",
+                              # HP mode reads no trauma class: a 65 HP rhino losing 22 is
+                              # wounded, not "Fatal" (the class stays in the outcome).
+                              outcome_key=f"{P}.injury.hp_loss",
                               params={"source": "soe Table 3, \"Injury\"; Hit Point Reduction"}))
         if loss:
             rec.effects.append(Effect(kind="hp", delta=-loss, label_key=f"{P}.effect.hp",

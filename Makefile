@@ -66,6 +66,7 @@ chromium:
 # --- runtime -----------------------------------------------------------------------------------
 
 runtime: $(WHEELS_STAMP) $(PYODIDE_STAMP)
+	@$(PY) tools/dump_schemas.py runtime/schemas.json
 
 $(WHEELS_STAMP): $(PROJECT_SOURCES) tools/build_runtime.py $(VENV_STAMP)
 	$(PY) tools/build_runtime.py wheels
@@ -103,8 +104,8 @@ table: setup runtime packs
 test: setup runtime test-wheels packs
 	$(PY) tools/run_tests.py
 
-module:
-	@echo "module: building the release zip is issue 3's work; nothing to do yet."
+module: runtime packs
+	$(PY) tools/build_module.py
 
 bench: setup runtime
 	$(PY) tools/bench.py

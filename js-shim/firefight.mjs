@@ -1,43 +1,64 @@
 // Firefight: the module entry Foundry loads (module.json "esmodules").
-// Ruleset-agnostic glue between Foundry's client API and the Python engine.
-import { MODULE_ID, DEFAULT_RULESET, RULESET_CHOICES } from "./config.mjs";
+// Ruleset-agnostic glue between Foundry's client API and the Python engine; each job lives in
+// a small module of its own (settings, apply, chat, sheet, items).
+import { MODULE_ID } from "./config.mjs";
 import { EngineClient } from "./engine.mjs";
-import { shoot, resolveWithEntropy, reportError } from "./shoot.mjs";
-import { onRenderChatMessage } from "./chat.mjs";
+import { shoot, resolveWithEntropy, reportError, currentRuleset } from "./shoot.mjs";
+import { onRenderChatMessage, holdForDice, revealDice } from "./chat.mjs";
+import { Applier } from "./apply.mjs";
+import { registerCoreSettings, registerRulesetSettings, rulesetSettings } from "./settings.mjs";
+import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
+import { onPreCreateItem, onDropCanvasData } from "./items.mjs";
 import { t } from "./i18n.mjs";
 
 const engine = new EngineClient(new URL("./engine-worker.mjs", import.meta.url));
+const applier = new Applier(engine);
+let settingsReady = null;
+
+async function shootAndApply(opts) {
+  await settingsReady;
+  const message = await shoot(engine, opts);
+  if (message && game.settings.get(MODULE_ID, "autoApply")) await applier.request(message);
+  return message;
+}
 
 const api = {
   engine,
-  /** Open the shot dialog for the controlled token against the target. */
-  shoot: (opts) => shoot(engine, opts),
+  /** Open the shot dialog for the controlled token against the target. Resolves the ChatMessage or null. */
+  shoot: shootAndApply,
   /** Exact hit chance for a request. */
   odds: (request) => engine.call("odds", { request }),
   /** Resolve a request with VTT entropy -> {result, html, text}. */
   resolve: (request) => resolveWithEntropy(engine, request),
+  /** Apply a Firefight chat message's result (through the GM for a player). */
+  apply: (message) => applier.request(typeof message === "string" ? game.messages.get(message) : message),
+  /** Undo an applied result (GM). */
+  undo: (message) => applier.undo(typeof message === "string" ? game.messages.get(message) : message),
+  /** The world's settings for a ruleset, as sent with every request. */
+  settings: (ruleset = currentRuleset()) => rulesetSettings(ruleset),
+  /** Open an actor's Firefight data sheet. */
+  sheet: (actor) => openFirefightSheet(engine, actor),
 };
 
 Hooks.once("init", () => {
-  game.settings.register(MODULE_ID, "ruleset", {
-    name: "FIREFIGHT.ui.settings.ruleset.name",
-    hint: "FIREFIGHT.ui.settings.ruleset.hint",
-    scope: "world",
-    config: true,
-    type: String,
-    choices: RULESET_CHOICES,
-    default: DEFAULT_RULESET,
-  });
-  game.settings.register(MODULE_ID, "debug", {
-    name: "FIREFIGHT.ui.settings.debug.name",
-    hint: "FIREFIGHT.ui.settings.debug.hint",
-    scope: "client",
-    config: true,
-    type: Boolean,
-    default: false,
+  registerCoreSettings();
+  // Ruleset settings come from runtime/schemas.json: registered as soon as it is read.
+  settingsReady = registerRulesetSettings(engine).catch((err) => reportError(err));
+  game.keybindings?.register?.(MODULE_ID, "shoot", {
+    name: "FIREFIGHT.ui.keybinding.shoot.name",
+    hint: "FIREFIGHT.ui.keybinding.shoot.hint",
+    editable: [{ key: "KeyF", modifiers: ["Shift"] }],
+    onDown: () => {
+      api.shoot();
+      return true;
+    },
   });
   const mod = game.modules.get(MODULE_ID);
   if (mod) mod.api = api;
+});
+
+Hooks.once("setup", () => {
+  applier.listen();
 });
 
 Hooks.once("ready", () => {
@@ -48,24 +69,47 @@ Hooks.once("ready", () => {
   );
 });
 
-Hooks.on("renderChatMessageHTML", (message, html, context) => {
+Hooks.on("createChatMessage", (message) => holdForDice(message));
+Hooks.on("diceSoNiceRollComplete", (messageId) => revealDice(messageId));
+
+Hooks.on("renderChatMessageHTML", (message, html) => {
   try {
-    onRenderChatMessage(message, html, context);
+    onRenderChatMessage(message, html, { applier });
   } catch (err) {
     console.error("Firefight |", err);
   }
 });
 
-// A crosshair button on the token HUD opens the shot dialog.
+for (const hook of ["renderActorSheetV2", "renderActorSheet"]) {
+  Hooks.on(hook, (sheet, html) => {
+    try {
+      onRenderActorSheet(engine, sheet, html);
+    } catch (err) {
+      console.error("Firefight |", err);
+    }
+  });
+}
+
+Hooks.on("preCreateItem", (item, data, options, userId) => onPreCreateItem(item, data, options, userId));
+Hooks.on("dropCanvasData", (canvasObj, data) => onDropCanvasData(canvasObj, data));
+
+// A crosshair button on the token HUD opens the shot dialog for that token.
 Hooks.on("renderTokenHUD", (hud, html) => {
   const root = html instanceof HTMLElement ? html : html?.[0];
   const col = root?.querySelector?.(".col.right");
-  if (!col) return;
+  if (!col || col.querySelector("[data-firefight-action=shoot]")) return;
   const button = document.createElement("button");
   button.type = "button";
   button.className = "control-icon";
+  button.dataset.firefightAction = "shoot";
   button.dataset.tooltip = t("FIREFIGHT.ui.shoot", "Shoot");
+  button.setAttribute("aria-label", t("FIREFIGHT.ui.shoot", "Shoot"));
   button.innerHTML = '<i class="fa-solid fa-crosshairs"></i>';
-  button.addEventListener("click", () => api.shoot());
+  button.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    const token = hud.object ?? hud.token;
+    api.shoot(token ? { attacker: token } : {});
+  });
   col.append(button);
 });

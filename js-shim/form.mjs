@@ -43,14 +43,14 @@ function labelOf(node, fallback, localize) {
 function enumChoices(node, localize) {
   // oneOf [{const, title, x-label-key}] is the labelled form of an enum.
   if (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o)) {
-    return node.oneOf.map((o) => ({ value: o.const, label: labelOf(o, o.const, localize) }));
+    return node.oneOf.map((o) => ({ value: o.const, label: labelOf(o, o.const, localize), ...(o["x-label-key"] ? { labelKey: o["x-label-key"] } : {}) }));
   }
   const keys = node["x-enum-label-keys"] ?? node["x-enum-labels"];
   return node.enum.map((value, i) => {
     const key = Array.isArray(keys) ? keys[i] : keys?.[value];
     let label = key ? localize(key) : undefined;
     if (!label || label === key) label = humanize(value);
-    return { value, label };
+    return key ? { value, label, labelKey: key } : { value, label };
   });
 }
 
@@ -66,7 +66,9 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
     const base = {
       name,
       label: labelOf(node, name, localize),
-      hint: node["x-hint-key"] ? localize(node["x-hint-key"]) : node.description ?? "",
+      ...(node["x-label-key"] ? { labelKey: node["x-label-key"] } : {}),
+      // Only lang keys are shown: a schema's description is the engine's English note.
+      hint: node["x-hint-key"] ? localize(node["x-hint-key"]) : "",
       default: node.default,
     };
     if (Array.isArray(node.enum) || (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o))) {
@@ -77,6 +79,7 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
         min: node.minimum ?? node.exclusiveMinimum, max: node.maximum ?? node.exclusiveMaximum,
         step: node.type === "integer" ? 1 : node.multipleOf ?? "any",
         placeholder: node.nullable && node.default == null ? auto : "",
+        nullable: Boolean(node.nullable),
       });
     } else if (node.type === "boolean") {
       fields.push({ ...base, kind: "checkbox" });

@@ -1,5 +1,6 @@
 // Pure functions: Foundry documents -> engine request (docs/architecture.md).
 // Only flags.firefight.<ruleset> is read; nothing here knows a ruleset's rules.
+import { t } from "./i18n.mjs";
 
 const METRES_PER_UNIT = {
   m: 1, meter: 1, meters: 1, metre: 1, metres: 1,
@@ -27,8 +28,13 @@ export function itemsByCategory(actor, ruleset, category) {
   return itemsOf(actor).filter((item) => rulesetData(item, ruleset)?.category === category);
 }
 
+/** The actor's weapons; the one equipped last (a dropped weapon) first. */
 export function weaponsOf(actor, ruleset) {
-  return itemsByCategory(actor, ruleset, "weapon");
+  const at = (i) => Number(i.flags?.firefight?.equippedAt ?? 0);
+  return itemsByCategory(actor, ruleset, "weapon")
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => at(b.item) - at(a.item) || a.index - b.index)
+    .map(({ item }) => item);
 }
 
 export function equippedArmor(actor, ruleset) {
@@ -43,9 +49,9 @@ export function itemEntry(item, ruleset) {
 /** One side of a shot: token -> {name, actor_id, token_id, pc, stats, armor}. */
 export function combatant(token, ruleset) {
   const actor = token?.actor;
-  if (!actor) throw new Error(`Token ${token?.name ?? "?"} has no actor`);
+  if (!actor) throw new Error(t("FIREFIGHT.ui.error.noActor", "Token {name} has no actor.", { name: token?.name ?? "?" }));
   const stats = rulesetData(actor, ruleset);
-  if (!stats) throw new Error(`${actor.name} has no Firefight data for ruleset "${ruleset}"`);
+  if (!stats) throw new Error(t("FIREFIGHT.ui.error.noStats", "{name} has no Firefight stats.", { name: actor.name }));
   return {
     name: token.name ?? actor.name,
     actor_id: actor.id,
@@ -56,8 +62,12 @@ export function combatant(token, ruleset) {
   };
 }
 
-/** Scene distance -> {value, units:"m"}; unknown units pass through unchanged. */
-export function rangeFromMeasure(distance, units) {
+/**
+ * Scene distance -> {value, units:"m"}; unknown units pass through unchanged (the engine names
+ * them). `metresPerUnit` > 0 (the world's unit mapping) overrides the scene's unit name.
+ */
+export function rangeFromMeasure(distance, units, metresPerUnit = 0) {
+  if (metresPerUnit > 0) return { value: Math.round(distance * metresPerUnit * 100) / 100, units: "m" };
   const key = String(units ?? "").trim().toLowerCase().replace(/\.$/, "");
   const factor = METRES_PER_UNIT[key];
   if (factor === undefined) return { value: distance, units: units ?? "" };
@@ -65,8 +75,8 @@ export function rangeFromMeasure(distance, units) {
 }
 
 /** The full attack request. */
-export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {} }) {
-  return {
+export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {}, settings }) {
+  const request = {
     ruleset,
     action: "attack",
     attacker: combatant(attackerToken, ruleset),
@@ -75,4 +85,6 @@ export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, 
     range,
     options: structuredClone(options),
   };
+  if (settings && Object.keys(settings).length) request.settings = structuredClone(settings);
+  return request;
 }

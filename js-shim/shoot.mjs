@@ -5,6 +5,7 @@ import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
 import { t } from "./i18n.mjs";
+import { rulesetSettings, unitMetres } from "./settings.mjs";
 
 const schemaCache = new Map();
 
@@ -12,20 +13,33 @@ export function currentRuleset() {
   return game.settings.get(MODULE_ID, "ruleset");
 }
 
-/** Show an engine or shim error to the user; never throws. */
-export function reportError(err) {
+/**
+ * Show an engine or shim error to the user; never throws. With the request, a field of one side
+ * ("target.stats.hp") is shown with that actor's name, so the referee knows whose data to fix.
+ */
+export function reportError(err, request = null) {
   console.error("Firefight |", err);
   let text = err?.message ?? String(err);
   if (err instanceof EngineError && err.fields?.length) {
-    text += ": " + err.fields.map((f) => `${f.field} — ${f.reason}`).join("; ");
+    const named = (field) => {
+      const side = String(field).split(".")[0];
+      const who = side === "attacker" || side === "target" ? request?.[side]?.name : null;
+      return who ? `${who} (${field})` : field;
+    };
+    text += ": " + err.fields.map((f) => `${named(f.field)} — ${f.reason}`).join("; ");
   }
   ui.notifications?.error(`Firefight: ${text}`);
+}
+
+/** The language cards are rendered in (Foundry's client language). */
+export function cardLanguage() {
+  return globalThis.game?.i18n?.lang ?? "en";
 }
 
 /** Distance between two tokens on the scene, as a request range. */
 export function measureRange(a, b) {
   const path = canvas.grid.measurePath([a.center, b.center]);
-  return rangeFromMeasure(path.distance, canvas.scene?.grid?.units ?? canvas.grid.units);
+  return rangeFromMeasure(path.distance, canvas.scene?.grid?.units ?? canvas.grid.units, unitMetres());
 }
 
 export async function optionsSchema(engine, ruleset) {
@@ -42,7 +56,7 @@ export async function resolveWithEntropy(engine, request, random = () => CONFIG.
   for (let n = ENTROPY_START; ; n *= 4) {
     const entropy = Array.from({ length: n }, random);
     try {
-      return await engine.call("resolve", { request, entropy });
+      return await engine.call("resolve", { request, entropy, lang: cardLanguage() });
     } catch (err) {
       if (err?.code !== "entropy_exhausted" || n * 4 > ENTROPY_MAX) throw err;
     }
@@ -97,7 +111,7 @@ async function shotDialog(engine, ctx) {
     out?.classList.add("pending");
     try {
       const { weaponItem, options } = read(form);
-      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options });
+      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings });
       const odds = await engine.call("odds", { request });
       if (mine !== seq || !out) return;
       const f = formatOdds(odds);
@@ -158,6 +172,7 @@ export async function postCard(reply, request, speakerToken) {
  * Resolves with the ChatMessage, or null if cancelled or failed (errors are notified).
  */
 export async function shoot(engine, { attacker, target, weapon, options, dialog = true } = {}) {
+  let request = null;
   try {
     const ruleset = currentRuleset();
     const { a, b } = pickTokens({ attacker, target });
@@ -165,23 +180,24 @@ export async function shoot(engine, { attacker, target, weapon, options, dialog 
     const weapons = weaponsOf(a.actor, ruleset);
     if (!weapons.length) throw new Error(t("FIREFIGHT.ui.error.noWeapon", "{name} carries no weapon.", { name: a.name }));
     const range = measureRange(a, b);
+    const settings = rulesetSettings(ruleset);
     if (engine.status !== "ready") ui.notifications?.info(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"));
     const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => game.i18n.localize(k),
       { auto: t("FIREFIGHT.ui.dialog.auto", "auto") });
     let choice;
     if (dialog) {
-      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields });
+      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings });
       if (!choice) return null;
     } else {
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
       choice = { weaponItem, options: { ...defaultValues(fields), ...(options ?? {}) } };
     }
-    const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range });
+    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
     const reply = await resolveWithEntropy(engine, request);
     if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
     return await postCard(reply, request, a);
   } catch (err) {
-    reportError(err);
+    reportError(err, request);
     return null;
   }
 }

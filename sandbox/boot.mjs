@@ -1,37 +1,118 @@
 // Sandbox boot: install Foundry v13's client API surface as globals, build a world
-// from the module's packs, load the module's esmodules from its manifest, then run
-// init -> i18nInit -> setup -> canvasReady -> ready like Foundry does.
+// from the module's packs (or join the world of a table page already open), load the module's
+// esmodules from its manifest, then run init -> i18nInit -> setup -> canvasReady -> ready like
+// Foundry does.
+//
+// Each page is one client: ?user=<id or name> picks the user (default: the GM), ?lang=de the
+// language, ?pack=<actor pack> the scene's actors, ?dsn=1 a stand-in for Dice So Nice.
 import * as utils from "./foundry/utils.mjs";
 import { Hooks } from "./foundry/hooks.mjs";
 import { Collection } from "./foundry/collection.mjs";
 import { Roll, Die, NumericTerm, OperatorTerm } from "./foundry/dice.mjs";
-import { Actor, Item, User, Scene, ChatMessage, TokenDocument } from "./foundry/documents.mjs";
+import { Actor, Item, User, Scene, ChatMessage, TokenDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
 import { ClientSettings } from "./foundry/settings.mjs";
 import { Localization } from "./foundry/i18n.mjs";
 import { Notifications, ChatLog } from "./foundry/ui.mjs";
 import { DialogV2 } from "./foundry/dialog.mjs";
+import { ActorSheetV2 } from "./foundry/sheets.mjs";
 import { Canvas, SceneView } from "./foundry/canvas.mjs";
+import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
+import { startSidebar } from "./sidebar.mjs";
 
 const MODULE_BASE = new URL("/modules/firefight/", location.href);
 const PACK_API = "/sandbox-api/packs/";
+const params = new URLSearchParams(location.search);
+const GM_ID = "sandboxGamemastr";
+const PLAYER_1 = "sandboxPlayer001";
+const PLAYER_2 = "sandboxPlayer002";
 // Where the pack actors stand (grid cells) and who owns them.
 const LAYOUT = {
-  ffH0rifleman0001: { col: 2, row: 7, player: true },
-  ffH0officer00001: { col: 3, row: 11, player: true },
-  ffC0venusRhino01: { col: 14, row: 3, player: false },
+  ffH0rifleman0001: { col: 2, row: 7, owner: PLAYER_1 },
+  ffH0officer00001: { col: 3, row: 11, owner: PLAYER_2 },
+  ffC0venusRhino01: { col: 14, row: 3, owner: null },
 };
+const STATUS_EFFECTS = [
+  { id: "dead", name: "Dead", img: "" }, { id: "unconscious", name: "Unconscious", img: "" },
+  { id: "stun", name: "Stunned", img: "" }, { id: "prone", name: "Prone", img: "" },
+  { id: "bleeding", name: "Bleeding", img: "" },
+];
+
+function makeUsers() {
+  const users = new Collection();
+  for (const data of [
+    { _id: GM_ID, name: "Gamemaster", role: 4, color: "#d4a017" },
+    { _id: PLAYER_1, name: "Player 1", role: 1, color: "#2f7ed8" },
+    { _id: PLAYER_2, name: "Player 2", role: 1, color: "#3fa34d" },
+  ]) users.set(data._id, new User(data));
+  Object.defineProperty(users, "activeGM", { get() {
+    return this.filter((u) => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null;
+  } });
+  const wanted = params.get("user");
+  const me = users.get(wanted) ?? users.getName(wanted) ?? users.get(GM_ID);
+  me.active = true;
+  return { users, me };
+}
+
+/** game.socket: the module socket between the table's pages (the emitter does not hear itself). */
+function makeSocket() {
+  const listeners = new Map();
+  net.on("socket", ({ name, data }) => {
+    for (const fn of listeners.get(name) ?? []) {
+      try {
+        fn(data);
+      } catch (err) {
+        console.error("socket listener", err);
+      }
+    }
+  });
+  return {
+    on(name, fn) {
+      if (!listeners.has(name)) listeners.set(name, []);
+      listeners.get(name).push(fn);
+    },
+    off(name) {
+      listeners.delete(name);
+    },
+    emit(name, data) {
+      net.send("socket", { name, data: structuredClone(data) });
+    },
+  };
+}
+
+/** game.keybindings: register an action, run onDown for its key outside form fields. */
+function makeKeybindings() {
+  const actions = new Map();
+  window.addEventListener("keydown", (ev) => {
+    if (ev.target.closest?.("input,select,textarea")) return;
+    for (const action of actions.values()) {
+      const hit = (action.editable ?? []).some((b) => b.key === ev.code
+        && Object.entries({ Shift: "shiftKey", Control: "ctrlKey", Alt: "altKey" })
+          .every(([m, prop]) => (b.modifiers ?? []).includes(m) === ev[prop]));
+      if (hit && action.onDown?.({ event: ev, key: ev.code }) === true) {
+        ev.preventDefault();
+        return;
+      }
+    }
+  });
+  return {
+    actions,
+    register(namespace, action, data) {
+      actions.set(`${namespace}.${action}`, { ...data, namespace, action });
+    },
+    get(namespace, action) {
+      return actions.get(`${namespace}.${action}`)?.editable ?? [];
+    },
+  };
+}
 
 function installGlobals() {
-  const users = new Collection();
-  const gm = new User({ _id: "sandboxGamemastr", name: "Gamemaster", role: 4, color: "#d4a017" });
-  const player = new User({ _id: "sandboxPlayer001", name: "Player", role: 1, color: "#2f7ed8" });
-  users.set(gm.id, gm).set(player.id, player);
+  const { users, me } = makeUsers();
   Object.assign(globalThis, {
-    Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection,
+    Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync,
     foundry: {
       utils: { ...utils, Collection },
-      applications: { api: { DialogV2 } },
+      applications: { api: { DialogV2 }, sheets: { ActorSheetV2 } },
       dice: { Roll, terms: { Die, NumericTerm, OperatorTerm } },
       documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument },
     },
@@ -41,12 +122,16 @@ function installGlobals() {
         randomUniform: () => crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32,
       },
       sounds: { dice: null },
-      ChatMessage: { documentClass: ChatMessage }, Actor: { documentClass: Actor }, Item: { documentClass: Item },
+      statusEffects: STATUS_EFFECTS,
+      ChatMessage: { documentClass: ChatMessage },
+      Actor: { documentClass: Actor, sheetClass: ActorSheetV2 },
+      Item: { documentClass: Item },
     },
     game: {
       ready: false, version: "13.sandbox", release: { generation: 13 },
-      users, user: gm, userId: gm.id,
-      settings: new ClientSettings(), i18n: new Localization("en"),
+      users, user: me, userId: me.id,
+      settings: new ClientSettings(), i18n: new Localization(params.get("lang") ?? "en"),
+      socket: makeSocket(), keybindings: makeKeybindings(),
       modules: new Collection(), actors: new Collection(), scenes: new Collection(), messages: new Collection(),
     },
     ui: {
@@ -55,6 +140,28 @@ function installGlobals() {
     },
   });
   globalThis.canvas = new Canvas(new SceneView(document.getElementById("scene")));
+  game.settings.register("core", "rollMode", {
+    name: "Roll mode", scope: "client", config: false, type: String, default: "publicroll",
+    choices: { publicroll: "Public roll", gmroll: "Private GM roll", blindroll: "Blind GM roll", selfroll: "Self roll" },
+  });
+  if (params.get("dsn")) installDiceSoNiceStandIn();
+}
+
+/** A stand-in for Dice So Nice: "animates" a message's rolls for a while, then reports it done. */
+function installDiceSoNiceStandIn() {
+  const ms = Number(params.get("dsn")) > 1 ? Number(params.get("dsn")) : 1500;
+  game.dice3d = {
+    isEnabled: () => true,
+    showForRoll: () => new Promise((resolve) => setTimeout(() => resolve(true), ms)),
+  };
+  Hooks.on("createChatMessage", (message) => {
+    if (!message.rolls?.length) return;
+    document.body.classList.add("dice-rolling");
+    game.dice3d.showForRoll().then(() => {
+      document.body.classList.remove("dice-rolling");
+      Hooks.callAll("diceSoNiceRollComplete", message.id);
+    });
+  });
 }
 
 async function fetchJSON(url) {
@@ -65,17 +172,17 @@ async function fetchJSON(url) {
 
 // The scene holds the actors of one pack: ?pack=<name> (default soe-actors); the other packs
 // stay in the compendiums.
-const SCENE_PACK = new URLSearchParams(location.search).get("pack") ?? "soe-actors";
+const SCENE_PACK = params.get("pack") ?? "soe-actors";
 
 async function buildWorld(manifest) {
   const actorPacks = manifest.packs.filter((p) => p.type === "Actor" && p.name === SCENE_PACK);
   if (!actorPacks.length) throw new Error(`no Actor pack named ${SCENE_PACK} in module.json`);
-  const player = game.users.getName("Player");
   const tokens = [];
+  const owners = [PLAYER_1, PLAYER_2];
   for (const pack of actorPacks) {
     for (const data of await fetchJSON(PACK_API + pack.name)) {
-      const place = LAYOUT[data._id] ?? { col: 2 + tokens.length * 3, row: 3, player: false };
-      if (place.player) data.ownership = { ...data.ownership, [player.id]: 3 };
+      const place = LAYOUT[data._id] ?? { col: 2 + tokens.length * 3, row: 3 + (tokens.length % 2) * 6, owner: owners[tokens.length] ?? null };
+      if (place.owner) data.ownership = { ...data.ownership, [place.owner]: 3 };
       const actor = new Actor(data);
       game.actors.set(actor.id, actor);
       const proto = data.prototypeToken ?? {};
@@ -92,16 +199,50 @@ async function buildWorld(manifest) {
   return scene;
 }
 
+/** The world of a page already open (same table), so a user who joins sees the same state. */
+function joinWorld(world) {
+  for (const data of world.actors) game.actors.set(data._id, new Actor(data));
+  const scene = new Scene(world.scene);
+  game.scenes.set(scene.id, scene);
+  return scene;
+}
+
+function snapshot() {
+  return {
+    actors: game.actors.map((a) => a.toObject()),
+    messages: game.messages.map((m) => m.toObject()),
+    scene: game.scenes.contents[0]?.toObject(),
+  };
+}
+
+function trackPresence() {
+  const seen = (userId, active = true) => {
+    const user = game.users.get(userId);
+    if (user && user !== game.user) user.active = active;
+  };
+  net.on("hello", (msg) => {
+    seen(msg.userId);
+    net.send("presence", { userId: game.user.id, to: msg.from });
+    if (game.ready) net.send("snapshot", { to: msg.from, world: snapshot() });
+  });
+  net.on("presence", (msg) => seen(msg.userId));
+  net.on("bye", (msg) => seen(msg.userId, false));
+  window.addEventListener("pagehide", () => net.send("bye", { userId: game.user.id }));
+}
+
 async function main() {
   installGlobals();
+  trackPresence();
   const manifest = await fetchJSON(new URL("module.json", MODULE_BASE));
   game.modules.set(manifest.id, { ...manifest, active: true });
   await game.i18n.loadModuleLanguages(manifest, MODULE_BASE);
+  document.documentElement.lang = game.i18n.lang;
   for (const css of manifest.styles ?? []) {
     const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL(css, MODULE_BASE).href });
     document.head.append(link);
   }
-  const scene = await buildWorld(manifest);
+  const world = await net.requestSnapshot(params.get("user") ? 600 : 300, { userId: game.user.id });
+  const scene = world?.scene ? joinWorld(world) : await buildWorld(manifest);
   // Load the module exactly as Foundry does: its esmodules, unchanged.
   for (const path of manifest.esmodules ?? []) await import(new URL(path, MODULE_BASE).href);
   Hooks.callAll("init");
@@ -109,6 +250,10 @@ async function main() {
   Hooks.callAll("setup");
   canvas.draw(scene);
   startPanel();
+  startSidebar(manifest);
+  for (const data of world?.messages ?? []) await ChatMessage._onCreate(new ChatMessage(data), {}, data.author);
+  document.body.dataset.user = game.user.name;
+  document.body.classList.toggle("is-gm", game.user.isGM);
   game.ready = true;
   Hooks.callAll("ready");
 }

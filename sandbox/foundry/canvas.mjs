@@ -2,6 +2,7 @@
 // and canvas.grid.measurePath for distances.
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
+import { fromUuid } from "./documents.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
 const svg = (tag, attrs = {}) => {
@@ -83,7 +84,11 @@ export class Token {
     return game.user.targets.has(this);
   }
   get isOwner() {
-    return game.user.isGM;
+    return this.document.isOwner;
+  }
+  get bounds() {
+    const { x, y, w, h } = this;
+    return { x, y, width: w, height: h, contains: (px, py) => px >= x && px < x + w && py >= y && py < y + h };
   }
   control({ releaseOthers = true } = {}) {
     if (releaseOthers) for (const t of this.layer.controlled) if (t !== this) t.release();
@@ -142,11 +147,68 @@ export class TokenLayer {
 }
 
 function statsOf(actor) {
-  let ruleset = "soe";
+  let ruleset = "";
   try {
     ruleset = game.settings.get("firefight", "ruleset");
   } catch { /* module not loaded */ }
   return actor?.flags?.firefight?.[ruleset] ?? {};
+}
+
+/** The token's bar: hit points, else life force, else wounds (whatever the actor's data has). */
+function barOf(st) {
+  if (Number.isFinite(st.hp_max) && st.hp_max > 0) {
+    const hp = Number.isFinite(st.hp) ? st.hp : st.hp_max;
+    return { value: hp, max: st.hp_max, label: `${hp}/${st.hp_max} HP` };
+  }
+  if (Number.isFinite(st.life_force)) return { value: st.life_force, max: 100, label: `${st.life_force}% LF` };
+  if (Number.isFinite(st.wounds)) return { value: Math.max(0, 10 - st.wounds), max: 10, label: `${st.wounds} W` };
+  if (Number.isFinite(st.light_wounds)) return { value: Math.max(0, 10 - st.light_wounds), max: 10, label: `${st.light_wounds} LW` };
+  return null;
+}
+
+// Status icons drawn on tokens (Foundry's core status ids).
+export const STATUS_ICONS = { dead: "☠", unconscious: "💤", stun: "✷", prone: "⤓", bleeding: "🩸" };
+
+/**
+ * TokenHUD subset: a panel beside a token with a left and a right column of control icons;
+ * "renderTokenHUD" lets modules add their own (hud.object is the token).
+ */
+export class TokenHUD {
+  constructor() {
+    this.object = null;
+    this.element = null;
+  }
+  get token() {
+    return this.object;
+  }
+  bind(token) {
+    this.clear();
+    this.object = token;
+    const el = document.createElement("div");
+    el.id = "token-hud";
+    el.className = "application placeable-hud";
+    el.innerHTML = `<div class="col left"><button type="button" class="control-icon" data-hud="target" aria-label="Target" data-tooltip="Target">◎</button></div>
+      <div class="col middle"><span class="hud-name">${escapeHTML(token.name)}</span></div>
+      <div class="col right"><button type="button" class="control-icon" data-hud="close" aria-label="Close" data-tooltip="Close">✕</button></div>`;
+    el.querySelector('[data-hud="close"]').addEventListener("click", () => this.clear());
+    el.querySelector('[data-hud="target"]').addEventListener("click", () => token.setTarget(!token.isTargeted, { releaseOthers: true }));
+    document.getElementById("board").append(el);
+    const svgEl = document.querySelector(`.token[data-token-id="${token.id}"]`);
+    const r = svgEl?.getBoundingClientRect();
+    const board = document.getElementById("board").getBoundingClientRect();
+    if (r) {
+      el.style.left = `${r.left - board.left + r.width / 2}px`;
+      el.style.top = `${r.top - board.top + r.height / 2}px`;
+    }
+    this.element = el;
+    Hooks.callAll("renderTokenHUD", this, el, { token: token.document }, {});
+    return this;
+  }
+  clear() {
+    this.element?.remove();
+    this.element = null;
+    this.object = null;
+  }
 }
 
 /** Draws the scene and handles pointer input. */
@@ -154,6 +216,7 @@ export class SceneView {
   constructor(svgRoot) {
     this.root = svgRoot;
     this.hover = null;
+    this.hud = new TokenHUD();
   }
   attach(canvasObj) {
     this.canvas = canvasObj;
@@ -181,9 +244,25 @@ export class SceneView {
     this.tokens = svg("g", { class: "tokens" });
     this.root.append(this.lines, this.tokens);
     this.root.addEventListener("pointerdown", (ev) => {
+      if (ev.button === 0) this.hud.clear();
       if (ev.button === 0 && !ev.target.closest(".token")) canvasObj.tokens.releaseAll();
     });
     this.root.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    // Drops from the sidebar (compendium entries): Hooks "dropCanvasData", then core's handling.
+    this.root.addEventListener("dragover", (ev) => ev.preventDefault());
+    this.root.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      let data;
+      try {
+        data = JSON.parse(ev.dataTransfer.getData("text/plain"));
+      } catch {
+        return;
+      }
+      const p = this.toScene(ev);
+      Object.assign(data, { x: p.x, y: p.y });
+      if (Hooks.call("dropCanvasData", canvasObj, data, ev) === false) return;
+      canvasObj._onDrop(data).catch((err) => ui.notifications.error(err.message));
+    });
     window.addEventListener("keydown", (ev) => {
       if (ev.key.toLowerCase() === "t" && this.hover && !ev.target.closest("input,select,textarea")) {
         this.hover.setTarget(!this.hover.isTargeted, { releaseOthers: !ev.shiftKey });
@@ -209,9 +288,10 @@ export class SceneView {
         role: "button", "aria-label": token.name });
       const disp = token.document.disposition ?? 0;
       const ring = disp > 0 ? "#2f7ed8" : disp < 0 ? "#c0392b" : "#d4a017";
-      const st = statsOf(token.actor);
-      const hpBar = Number.isFinite(st.hp) && Number.isFinite(st.hp_max) && st.hp_max > 0;
-      const frac = hpBar ? Math.max(0, Math.min(1, st.hp / st.hp_max)) : 0;
+      const bar = barOf(statsOf(token.actor));
+      const hpBar = Boolean(bar);
+      const frac = hpBar ? Math.max(0, Math.min(1, bar.value / bar.max)) : 0;
+      const statuses = [...(token.actor?.statuses ?? [])];
       const hpColor = frac > 0.5 ? "#3fa34d" : frac > 0.25 ? "#e0a800" : "#c0392b";
       g.innerHTML = `
         <circle class="select-ring" cx="${size / 2}" cy="${size / 2}" r="${size * 0.5}"/>
@@ -219,7 +299,10 @@ export class SceneView {
         <image href="${escapeHTML(token.document.texture?.src ?? "")}" x="${size * 0.1}" y="${size * 0.1}" width="${size * 0.8}" height="${size * 0.8}" clip-path="url(#token-clip)"/>
         ${hpBar ? `<g class="hp" transform="translate(${size * 0.1},${-size * 0.4})"><rect width="${size * 0.8}" height="12" rx="4" fill="#222" opacity=".85"/>
           <rect x="2" y="2" width="${(size * 0.8 - 4) * frac}" height="8" rx="3" fill="${hpColor}"/>
-          <text x="${size * 0.4}" y="-5" class="hp-text" text-anchor="middle">${st.hp}/${st.hp_max} HP</text></g>` : ""}
+          <text x="${size * 0.4}" y="-5" class="hp-text" text-anchor="middle">${escapeHTML(bar.label)}</text></g>` : ""}
+        ${statuses.includes("dead") ? `<path class="dead-mark" d="M ${size * 0.2} ${size * 0.2} L ${size * 0.8} ${size * 0.8} M ${size * 0.8} ${size * 0.2} L ${size * 0.2} ${size * 0.8}"/>` : ""}
+        <g class="statuses">${statuses.map((id, i) => `<g class="status" data-status="${escapeHTML(id)}" transform="translate(${size * 0.86},${size * 0.1 + i * 30})">
+          <circle r="14"/><text text-anchor="middle" y="6">${escapeHTML(STATUS_ICONS[id] ?? id.slice(0, 2))}</text><title>${escapeHTML(id)}</title></g>`).join("")}</g>
         <g class="reticle">${[0, 90, 180, 270].map((a) => `<path d="M ${size / 2} ${-size * 0.08} l -12 -16 h 24 z" transform="rotate(${a} ${size / 2} ${size / 2})"/>`).join("")}</g>
         <g class="nameplate" transform="translate(${size / 2},${size * 1.12})"><rect x="-${size * 1.05}" y="-22" width="${size * 2.1}" height="32" rx="7"/>
           <text text-anchor="middle" y="1">${escapeHTML(token.name)}</text></g>`;
@@ -251,7 +334,9 @@ export class SceneView {
     g.addEventListener("pointerleave", () => this.hover === token && (this.hover = null));
     g.addEventListener("contextmenu", (ev) => {
       ev.preventDefault();
-      token.setTarget(!token.isTargeted, { releaseOthers: !ev.shiftKey });
+      // Right-click on your own selected token opens its HUD; on any other token, targets it.
+      if (token.controlled && token.isOwner) this.hud.bind(token);
+      else token.setTarget(!token.isTargeted, { releaseOthers: !ev.shiftKey });
     });
     g.addEventListener("pointerdown", (ev) => {
       if (ev.button !== 0) return;
@@ -284,11 +369,17 @@ export class SceneView {
         const y = Math.max(0, Math.min(rows - 1, Math.round(token._drag.y / size))) * size;
         token._drag = null;
         if (!token.controlled) token.control({ releaseOthers: true });
-        await token.document.update({ x, y });
+        try {
+          await token.document.update({ x, y });
+        } catch (err) {
+          ui.notifications.warn(err.message);
+          this.draw();
+        }
       };
       window.addEventListener("pointermove", move);
       window.addEventListener("pointerup", up);
     });
+    g.addEventListener("dblclick", () => token.actor?.sheet?.render({ force: true }));
     g.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") token.control();
     });
@@ -315,6 +406,34 @@ export class Canvas {
     this.view.attach(this);
     this.view.draw();
     this.ready = true;
+    Hooks.on("createToken", (doc) => {
+      if (doc.parent !== this.scene) return;
+      this.tokens.objects.set(doc.id, new Token(doc, this.tokens));
+      this.view.draw();
+    });
     Hooks.callAll("canvasReady", this);
+  }
+
+  /** Core's drop handling: an Actor from a compendium becomes a world actor with a token here. */
+  async _onDrop(data) {
+    if (data.type !== "Actor") return;
+    if (!game.user.isGM) throw new Error("Only a GM can bring an actor onto the scene.");
+    const source = await fromUuid(data.uuid);
+    if (!source) return;
+    let actor = game.actors.get(source.id);
+    if (!actor || data.uuid.startsWith("Compendium.")) {
+      const copy = source.toObject();
+      copy._id = foundry.utils.randomID();
+      copy.flags = { ...copy.flags, core: { sourceId: data.uuid } };
+      actor = await CONFIG.Actor.documentClass.create(copy);
+    }
+    const size = this.grid.size;
+    const proto = source.prototypeToken ?? {};
+    await this.scene.createEmbeddedDocuments("Token", [{
+      name: proto.name ?? actor.name, actorId: actor.id, actorLink: true,
+      x: Math.floor(data.x / size) * size, y: Math.floor(data.y / size) * size,
+      width: proto.width ?? 1, height: proto.height ?? 1, disposition: proto.disposition ?? -1,
+      texture: { src: new URL(proto.texture?.src ?? actor.img ?? "", location.origin + "/").pathname },
+    }]);
   }
 }

@@ -1,9 +1,36 @@
 // Client documents: Actor, Item, User, Scene, TokenDocument, ChatMessage.
-// Local only (no server): create/update/delete fire the same hooks Foundry fires.
+// No server: every open table page is a client, kept in step over foundry/net.mjs. A change is
+// checked against the user's permission first, as Foundry's server does (a player may update
+// only what they own; a GM anything), applied locally, then sent to the other pages, which fire
+// the same hooks with the acting user's id.
 import { Collection } from "./collection.mjs";
 import { deepClone, getProperty, mergeObject, randomID, setProperty } from "./utils.mjs";
 import { Hooks } from "./hooks.mjs";
 import { Roll } from "./dice.mjs";
+import * as net from "./net.mjs";
+
+const OWNER = 3;
+
+function permissionError(user, action, doc) {
+  return new Error(`User ${user?.name ?? "?"} lacks permission to ${action} ${doc.documentName} [${doc.id}]`);
+}
+
+/** Apply an update diff to source data: dotted keys, nested objects, and "-=key" deletions. */
+export function applyDiff(source, diff) {
+  for (const [k, v] of Object.entries(diff)) {
+    if (k.includes(".")) {
+      const parts = k.split(".");
+      const last = parts.pop();
+      if (last.startsWith("-=")) {
+        const holder = parts.length ? getProperty(source, parts.join(".")) : source;
+        if (holder && typeof holder === "object") delete holder[last.slice(2)];
+      } else setProperty(source, k, deepClone(v));
+    } else if (k.startsWith("-=")) delete source[k.slice(2)];
+    else if (v && typeof v === "object" && !Array.isArray(v) && source[k] && typeof source[k] === "object" && !Array.isArray(source[k])) {
+      mergeObject(source[k], v, { performDeletions: true });
+    } else source[k] = deepClone(v);
+  }
+}
 
 export class Document {
   static documentName = "Document";
@@ -33,6 +60,20 @@ export class Document {
     const own = `${this.documentName}.${this.id}`;
     return this.parent ? `${this.parent.uuid}.${own}` : own;
   }
+  /** May this user change it? GMs may change anything. */
+  canUserModify(user, _action = "update") {
+    return Boolean(user?.isGM) || this._isOwnedBy(user);
+  }
+  _isOwnedBy(_user) {
+    return false;
+  }
+  testUserPermission(user, level = "OWNER") {
+    if (user?.isGM) return true;
+    return level === "OWNER" || level === OWNER ? this._isOwnedBy(user) : true;
+  }
+  get isOwner() {
+    return this.canUserModify(game.user);
+  }
   getFlag(scope, key) {
     return getProperty(this.flags?.[scope], key);
   }
@@ -40,14 +81,9 @@ export class Document {
     return this.update({ [`flags.${scope}.${key}`]: value });
   }
   async unsetFlag(scope, key) {
-    const flags = deepClone(this._source.flags ?? {});
     const parts = key.split(".");
     const last = parts.pop();
-    const holder = getProperty(flags[scope] ?? {}, parts.join(".")) ?? flags[scope];
-    if (holder) delete holder[last];
-    this._source.flags = flags;
-    this._initialize();
-    return this;
+    return this.update({ [`flags.${scope}.${parts.length ? `${parts.join(".")}.` : ""}-=${last}`]: null });
   }
   toObject() {
     return deepClone(this._source);
@@ -55,20 +91,28 @@ export class Document {
   toJSON() {
     return this.toObject();
   }
-  /** Apply changes (dotted or nested), fire pre/update hooks, return this. */
-  async update(changes = {}, options = {}) {
-    const name = this.documentName;
-    const diff = deepClone(changes);
-    if (Hooks.call(`preUpdate${name}`, this, diff, options, game.user?.id) === false) return undefined;
-    for (const [k, v] of Object.entries(diff)) {
-      if (k.includes(".")) setProperty(this._source, k, deepClone(v));
-      else if (v && typeof v === "object" && !Array.isArray(v) && typeof this._source[k] === "object") mergeObject(this._source[k], v);
-      else this._source[k] = deepClone(v);
-    }
+  /** Change the source data in place, without hooks or permission (preCreate hooks use it). */
+  updateSource(changes = {}) {
+    applyDiff(this._source, deepClone(changes));
     this._initialize();
-    Hooks.callAll(`update${name}`, this, diff, options, game.user?.id);
+    return changes;
+  }
+  /** Apply changes (dotted or nested), fire pre/update hooks, tell the other clients. */
+  async update(changes = {}, options = {}) {
+    if (!this.canUserModify(game.user, "update")) throw permissionError(game.user, "update", this);
+    const diff = deepClone(changes);
+    if (Hooks.call(`preUpdate${this.documentName}`, this, diff, options, game.user?.id) === false) return undefined;
+    this._applyUpdate(diff, options, game.user?.id);
+    net.send("update", { uuid: this.uuid, diff, options: deepClone(options), userId: game.user?.id });
     return this;
   }
+  _applyUpdate(diff, options, userId) {
+    applyDiff(this._source, diff);
+    this._initialize();
+    this._onUpdate(diff, options, userId);
+    Hooks.callAll(`update${this.documentName}`, this, diff, options, userId);
+  }
+  _onUpdate() {}
 }
 
 export class Item extends Document {
@@ -76,6 +120,29 @@ export class Item extends Document {
   get actor() {
     return this.parent instanceof Actor ? this.parent : null;
   }
+  _isOwnedBy(user) {
+    return this.parent ? this.parent._isOwnedBy(user) : false;
+  }
+  _onUpdate() {
+    // Keep the parent's source in step, so the actor re-initializes with the new data.
+    const list = this.parent?._source?.items;
+    const i = list?.findIndex((d) => d._id === this.id) ?? -1;
+    if (i >= 0) list[i] = deepClone(this._source);
+  }
+}
+
+function createItems(actor, list, userId, options = {}) {
+  const created = [];
+  for (const data of list) {
+    const item = new Item(data, { parent: actor });
+    if (userId === game.user?.id && Hooks.call("preCreateItem", item, deepClone(data), options, userId) === false) continue;
+    actor._source.items ??= [];
+    actor._source.items.push(deepClone(item._source));
+    actor.items.set(item.id, item);
+    created.push(item);
+  }
+  for (const item of created) Hooks.callAll("createItem", item, options, userId);
+  return created;
 }
 
 export class Actor extends Document {
@@ -101,13 +168,66 @@ export class Actor extends Document {
     }
     for (const id of [...this.items.keys()]) if (!seen.has(id)) this.items.delete(id);
   }
+  _isOwnedBy(user) {
+    if (!user) return false;
+    const own = this._source.ownership ?? {};
+    return (own[user.id] ?? own.default ?? 0) >= OWNER;
+  }
   /** True when a non-GM user owns it (ownership level 3). */
   get hasPlayerOwner() {
-    const own = this._source.ownership ?? {};
-    return game.users.some((u) => !u.isGM && (own[u.id] ?? own.default ?? 0) >= 3);
+    return game.users.some((u) => !u.isGM && this._isOwnedBy(u));
   }
   getActiveTokens() {
     return canvas.tokens?.placeables.filter((t) => t.actor === this) ?? [];
+  }
+  /** The ids of the status effects on the actor (from its effects, as in Foundry). */
+  get statuses() {
+    return new Set((this._source.effects ?? []).flatMap((e) => e.statuses ?? []));
+  }
+  /** Actor#toggleStatusEffect(statusId, {active, overlay}) -> Promise */
+  async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+    const has = this.statuses.has(statusId);
+    const want = active ?? !has;
+    if (want === has) return want;
+    const effects = deepClone(this._source.effects ?? []);
+    const status = CONFIG.statusEffects?.find?.((s) => s.id === statusId);
+    const next = want
+      ? [...effects, { _id: randomID(), name: status?.name ?? statusId, img: status?.img ?? "", statuses: [statusId], flags: { core: { overlay } } }]
+      : effects.filter((e) => !(e.statuses ?? []).includes(statusId));
+    await this.update({ effects: next });
+    return want;
+  }
+  static async create(data, options = {}) {
+    if (!game.user?.isGM) throw new Error(`User ${game.user?.name} lacks permission to create Actor`);
+    const actor = new Actor(data);
+    game.actors.set(actor.id, actor);
+    Hooks.callAll("createActor", actor, options, game.user.id);
+    net.send("create", { documentName: "Actor", data: actor.toObject(), userId: game.user.id });
+    return actor;
+  }
+  async createEmbeddedDocuments(embeddedName, list, options = {}) {
+    if (embeddedName !== "Item") throw new Error(`Sandbox: no embedded ${embeddedName} on Actor`);
+    if (!this.canUserModify(game.user, "update")) throw permissionError(game.user, "create items on", this);
+    const created = createItems(this, list.map(deepClone), game.user.id, options);
+    net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: created.map((i) => i.toObject()), userId: game.user.id });
+    return created;
+  }
+  async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
+    if (!this.canUserModify(game.user, "update")) throw permissionError(game.user, "delete items of", this);
+    this._deleteItems(ids, options, game.user.id);
+    net.send("deleteEmbedded", { uuid: this.uuid, embedded: embeddedName, ids, userId: game.user.id });
+  }
+  _deleteItems(ids, options, userId) {
+    const gone = ids.map((id) => this.items.get(id)).filter(Boolean);
+    this._source.items = (this._source.items ?? []).filter((d) => !ids.includes(d._id));
+    this._initialize();
+    for (const item of gone) Hooks.callAll("deleteItem", item, options, userId);
+  }
+  get sheet() {
+    const Sheet = CONFIG.Actor?.sheetClass;
+    if (!Sheet) return null;
+    this._sheet ??= new Sheet({ document: this });
+    return this._sheet;
   }
 }
 
@@ -116,9 +236,13 @@ export class User extends Document {
   constructor(data, context) {
     super(data, context);
     this.targets = new Set();
+    this.active ??= false;
   }
   get isGM() {
     return (this.role ?? 1) >= 4;
+  }
+  _isOwnedBy(user) {
+    return user?.id === this.id;
   }
 }
 
@@ -129,6 +253,9 @@ export class TokenDocument extends Document {
   }
   get object() {
     return canvas.tokens?.get(this.id) ?? null;
+  }
+  _isOwnedBy(user) {
+    return this.actor?._isOwnedBy(user) ?? false;
   }
 }
 
@@ -149,6 +276,23 @@ export class Scene extends Document {
       } else this.tokens.set(data._id, new TokenDocument(data, { parent: this }));
     }
   }
+  async createEmbeddedDocuments(embeddedName, list, options = {}) {
+    if (!game.user?.isGM) throw permissionError(game.user, "create tokens on", this);
+    const docs = this._createTokens(list, options, game.user.id);
+    net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: docs.map((d) => d.toObject()), userId: game.user.id });
+    return docs;
+  }
+  _createTokens(list, options, userId) {
+    const docs = [];
+    for (const data of list) {
+      const doc = new TokenDocument(data, { parent: this });
+      this._source.tokens.push(deepClone(doc._source));
+      this.tokens.set(doc.id, doc);
+      docs.push(doc);
+      Hooks.callAll("createToken", doc, options, userId);
+    }
+    return docs;
+  }
 }
 
 export class ChatMessage extends Document {
@@ -166,6 +310,18 @@ export class ChatMessage extends Document {
   get isAuthor() {
     return this._source.author === game.user.id;
   }
+  _isOwnedBy(user) {
+    return user?.id === this._source.author;
+  }
+  /** Whispers reach their recipients, the author and GMs only. */
+  get visible() {
+    const whisper = this._source.whisper ?? [];
+    if (!whisper.length) return true;
+    return game.user.isGM || this.isAuthor || whisper.includes(game.user.id);
+  }
+  get blind() {
+    return Boolean(this._source.blind);
+  }
 
   static getSpeaker({ scene, actor, token, alias } = {}) {
     const tokenDoc = token?.document ?? token ?? null;
@@ -178,6 +334,20 @@ export class ChatMessage extends Document {
     };
   }
 
+  /** ChatMessage.applyRollMode(chatData, rollMode): whisper and blind as Foundry sets them. */
+  static applyRollMode(chatData, rollMode) {
+    const gms = game.users.filter((u) => u.isGM).map((u) => u.id);
+    const mode = rollMode === "roll" ? "publicroll" : rollMode;
+    chatData.whisper = [];
+    chatData.blind = false;
+    if (mode === "gmroll") chatData.whisper = gms;
+    else if (mode === "blindroll") {
+      chatData.whisper = gms;
+      chatData.blind = true;
+    } else if (mode === "selfroll") chatData.whisper = [game.user.id];
+    return chatData;
+  }
+
   /** Create a message: preCreate -> store -> createChatMessage -> render into the chat log. */
   static async create(data = {}, options = {}) {
     const source = deepClone({ ...data, rolls: undefined });
@@ -188,22 +358,90 @@ export class ChatMessage extends Document {
     source.content ??= "";
     const message = new this(source);
     if (Hooks.call("preCreateChatMessage", message, source, options, game.user.id) === false) return undefined;
-    game.messages.set(message.id, message);
-    Hooks.callAll("createChatMessage", message, options, game.user.id);
-    await ui.chat.postOne(message);
+    await this._onCreate(message, options, game.user.id);
+    net.send("create", { documentName: "ChatMessage", data: message.toObject(), userId: game.user.id });
     return message;
   }
+  static async _onCreate(message, options, userId) {
+    game.messages.set(message.id, message);
+    Hooks.callAll("createChatMessage", message, options, userId);
+    await ui.chat.postOne(message);
+  }
 
-  async update(changes, options) {
-    const out = await super.update(changes, options);
-    await ui.chat.updateMessage(this);
-    return out;
+  _onUpdate() {
+    ui.chat.updateMessage(this);
   }
 
   async delete() {
-    game.messages.delete(this.id);
-    Hooks.callAll("deleteChatMessage", this, {}, game.user.id);
-    ui.chat.deleteMessage(this.id);
+    if (!this.canUserModify(game.user, "delete")) throw permissionError(game.user, "delete", this);
+    this._onDelete(game.user.id);
+    net.send("delete", { uuid: this.uuid, userId: game.user.id });
     return this;
   }
+  _onDelete(userId) {
+    game.messages.delete(this.id);
+    Hooks.callAll("deleteChatMessage", this, {}, userId);
+    ui.chat.deleteMessage(this.id);
+  }
 }
+
+// --- UUIDs -------------------------------------------------------------------------------------
+
+const COLLECTIONS = { Actor: () => game.actors, ChatMessage: () => game.messages, Scene: () => game.scenes, User: () => game.users };
+const EMBEDDED = { Item: "items", Token: "tokens" };
+
+/** A world document by uuid ("Actor.x", "Actor.x.Item.y", "Scene.s.Token.t", ...). */
+export function fromUuidSync(uuid) {
+  const parts = String(uuid ?? "").split(".");
+  if (parts[0] === "Compendium") return compendiumCache.get(uuid) ?? null;
+  let doc = COLLECTIONS[parts[0]]?.()?.get(parts[1]) ?? null;
+  for (let i = 2; doc && i + 1 < parts.length; i += 2) doc = doc[EMBEDDED[parts[i]]]?.get(parts[i + 1]) ?? null;
+  return doc;
+}
+
+// Compendium documents are read from the pack sources (the table has no LevelDB reader).
+const compendiumCache = new Map();
+const packCache = new Map();
+
+export async function packDocuments(pack) {
+  if (!packCache.has(pack)) {
+    packCache.set(pack, fetch(`/sandbox-api/packs/${encodeURIComponent(pack)}`).then((r) => (r.ok ? r.json() : [])));
+  }
+  return packCache.get(pack);
+}
+
+/** fromUuid: world documents and "Compendium.<module>.<pack>.<Type>.<id>". */
+export async function fromUuid(uuid) {
+  const parts = String(uuid ?? "").split(".");
+  if (parts[0] !== "Compendium") return fromUuidSync(uuid);
+  if (compendiumCache.has(uuid)) return compendiumCache.get(uuid);
+  const [, , pack, type, id] = parts;
+  const data = (await packDocuments(pack)).find((d) => d._id === id);
+  if (!data) return null;
+  const Cls = type === "Actor" ? Actor : Item;
+  const doc = new Cls(data);
+  Object.defineProperty(doc, "uuid", { value: uuid });
+  doc.pack = `${parts[1]}.${pack}`;
+  compendiumCache.set(uuid, doc);
+  return doc;
+}
+
+// --- changes from the other clients --------------------------------------------------------------
+
+net.on("update", ({ uuid, diff, options, userId }) => fromUuidSync(uuid)?._applyUpdate(diff, options ?? {}, userId));
+net.on("create", async ({ documentName, data, userId }) => {
+  if (documentName === "ChatMessage") await ChatMessage._onCreate(new ChatMessage(data), {}, userId);
+  else if (documentName === "Actor") {
+    const actor = new Actor(data);
+    game.actors.set(actor.id, actor);
+    Hooks.callAll("createActor", actor, {}, userId);
+  }
+});
+net.on("delete", ({ uuid, userId }) => fromUuidSync(uuid)?._onDelete?.(userId));
+net.on("createEmbedded", ({ uuid, embedded, data, userId }) => {
+  const parent = fromUuidSync(uuid);
+  if (!parent) return;
+  if (embedded === "Item") createItems(parent, data, userId);
+  else if (embedded === "Token") parent._createTokens(data, {}, userId);
+});
+net.on("deleteEmbedded", ({ uuid, ids, userId }) => fromUuidSync(uuid)?._deleteItems?.(ids, {}, userId));

@@ -1,17 +1,27 @@
 // Localization: the module's languages from its manifest, nested or dotted keys.
 import { getProperty } from "./utils.mjs";
 
+function mergeDeep(into, from) {
+  for (const [k, v] of Object.entries(from)) {
+    if (v && typeof v === "object" && into[k] && typeof into[k] === "object") mergeDeep(into[k], v);
+    else into[k] = v;
+  }
+  return into;
+}
+
 export class Localization {
   constructor(lang = "en") {
     this.lang = lang;
     this.translations = {};
   }
   async loadModuleLanguages(manifest, base) {
-    for (const l of manifest.languages ?? []) {
-      if (l.lang !== this.lang) continue;
+    // English first, as the fallback for a key another language lacks (as Foundry does).
+    const langs = [...(manifest.languages ?? [])].filter((l) => l.lang === "en" || l.lang === this.lang)
+      .sort((a, b) => (a.lang === "en" ? -1 : 1) - (b.lang === "en" ? -1 : 1));
+    for (const l of langs) {
       try {
         const res = await fetch(new URL(l.path, base));
-        if (res.ok) Object.assign(this.translations, await res.json());
+        if (res.ok) mergeDeep(this.translations, await res.json());
         else console.warn(`Sandbox: ${l.path} not found (${res.status})`);
       } catch (err) {
         console.warn(`Sandbox: could not load ${l.path}`, err);

@@ -1,5 +1,7 @@
-// ClientSettings subset: register / get / set, kept in localStorage per sandbox.
+// ClientSettings subset: register / get / set. Values are kept in localStorage (shared by the
+// table's pages); a world setting may be set by a GM only and reaches every open page at once.
 import { Hooks } from "./hooks.mjs";
+import * as net from "./net.mjs";
 
 const STORE = "firefight-sandbox.settings";
 
@@ -11,10 +13,11 @@ export class ClientSettings {
     } catch {
       this._values = {};
     }
+    net.on("setting", ({ id, value }) => this._store(id, value));
   }
   register(namespace, key, data) {
     if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
-    this.settings.set(`${namespace}.${key}`, { ...data, namespace, key, id: `${namespace}.${key}` });
+    this.settings.set(`${namespace}.${key}`, { scope: "client", ...data, namespace, key, id: `${namespace}.${key}` });
   }
   get(namespace, key) {
     const id = `${namespace}.${key}`;
@@ -26,11 +29,25 @@ export class ClientSettings {
     const id = `${namespace}.${key}`;
     const config = this.settings.get(id);
     if (!config) throw new Error(`"${id}" is not a registered game setting`);
+    if (config.scope === "world" && !game.user?.isGM) throw new Error(`User ${game.user?.name} lacks permission to change the world setting ${id}`);
     if (config.choices && !(value in config.choices)) throw new Error(`Invalid choice ${value} for ${id}`);
-    this._values[id] = value;
-    localStorage.setItem(STORE, JSON.stringify(this._values));
-    config.onChange?.(value);
-    Hooks.callAll("updateSetting", { key: id, value });
+    if (config.type === Number) value = Number(value);
+    if (config.type === Boolean) value = Boolean(value);
+    this._store(id, value);
+    if (config.scope === "world") net.send("setting", { id, value });
     return value;
+  }
+  _store(id, value) {
+    this._values[id] = value;
+    try {
+      const all = JSON.parse(localStorage.getItem(STORE) ?? "{}");
+      localStorage.setItem(STORE, JSON.stringify({ ...all, [id]: value }));
+    } catch { /* private mode */ }
+    this.settings.get(id)?.onChange?.(value);
+    Hooks.callAll("updateSetting", { key: id, value });
+  }
+  /** All values, for a page that joins the table. */
+  snapshot() {
+    return structuredClone(this._values);
   }
 }

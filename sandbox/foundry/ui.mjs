@@ -52,19 +52,28 @@ export class ChatLog {
     this.log = element.querySelector("#chat-log");
   }
   async renderMessage(message) {
+    if (message.visible === false) return null;
     const li = document.createElement("li");
     li.className = `chat-message message flexcol${message.isRoll ? " roll" : ""}`;
     li.dataset.messageId = message.id;
     const speaker = message.speaker?.alias ?? message.author?.name ?? "";
+    const hidden = message.blind && !game.user.isGM;
     const time = new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     li.innerHTML = `<header class="message-header flexrow"><h4 class="message-sender">${escapeHTML(speaker)}</h4>
       <span class="message-metadata"><time class="message-timestamp">${time}</time></span></header>
-      <div class="message-content">${message.content}</div>${rollsHTML(message)}`;
-    Hooks.callAll("renderChatMessageHTML", message, li, { canDelete: game.user.isGM, canClose: false, message });
+      <div class="message-content">${hidden ? `<p class="blind">${escapeHTML(game.i18n.localize("CHAT.BlindRoll") === "CHAT.BlindRoll" ? "Blind roll: only the GM sees it" : game.i18n.localize("CHAT.BlindRoll"))}</p>` : message.content}</div>${hidden ? "" : rollsHTML(message)}`;
+    const whisper = message._source.whisper ?? [];
+    if (whisper.length) {
+      li.classList.add("whisper");
+      li.dataset.whisper = whisper.map((id) => game.users.get(id)?.name ?? id).join(", ");
+    }
+    if (hidden) li.classList.add("blind");
+    if (!hidden) Hooks.callAll("renderChatMessageHTML", message, li, { canDelete: game.user.isGM, canClose: false, message });
     return li;
   }
   async postOne(message) {
     const li = await this.renderMessage(message);
+    if (!li) return null;
     this.log.append(li);
     this.scrollBottom();
     return li;
@@ -72,6 +81,7 @@ export class ChatLog {
   async updateMessage(message) {
     const old = this.log.querySelector(`[data-message-id="${message.id}"]`);
     const li = await this.renderMessage(message);
+    if (!li) return;
     li.classList.add("updated");
     if (old) old.replaceWith(li);
     else this.log.append(li);

@@ -34,7 +34,7 @@ test("schema properties map to select / number / checkbox", () => {
   assert.equal(byName.target_size_cm.step, 1);
   assert.equal(byName.target_size_cm.min, 2);
   assert.equal(byName.wind_kmh.step, "any");
-  assert.deepEqual(byName.visibility.choices, [{ value: "day", label: "Daylight" }, { value: "night", label: "Night" }]);
+  assert.deepEqual(byName.visibility.choices, [{ value: "day", label: "Daylight" }, { value: "night", label: "Night", labelKey: "K.night" }]);
   assert.equal(byName.perfect_ranging.label, "Perfect ranging");
 });
 

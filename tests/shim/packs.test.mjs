@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { validateDocs } from "../../tools/build_packs.mjs";
-import { plannedUpdates } from "../../js-shim/chat.mjs";
+import { effectsByActor } from "../../js-shim/apply.mjs";
 import { ROOT, packDocs } from "./fakes.mjs";
 
 const manifest = JSON.parse(readFileSync(path.join(ROOT, "module.json"), "utf8"));
@@ -12,7 +12,9 @@ test("module.json is a v13 module manifest", () => {
   assert.equal(manifest.id, "firefight");
   assert.deepEqual(manifest.compatibility, { minimum: "13", verified: "13" });
   assert.deepEqual(manifest.esmodules, ["js-shim/firefight.mjs"]);
-  assert.deepEqual(manifest.languages, [{ lang: "en", name: "English", path: "lang/en.json" }]);
+  assert.deepEqual(manifest.languages, [
+    { lang: "en", name: "English", path: "lang/en.json" }, { lang: "de", name: "Deutsch", path: "lang/de.json" },
+  ]);
   assert.equal(manifest.socket, true);
   assert.ok(!("system" in manifest.packs[0]));
   assert.deepEqual(manifest.packs.map((p) => [p.name, p.type, p.path]), [
@@ -61,11 +63,11 @@ test("weapon and armor sources carry the documented fields", () => {
   assert.deepEqual([rhino.flags.firefight.soe.toughness, rhino.flags.firefight.soe.hp], [8, 65]);
 });
 
-test("plannedUpdates maps effects to actor flag paths", () => {
-  const result = { ruleset: "soe", request: { ruleset: "soe", target: { actor_id: "A", token_id: "T" } },
-    effects: [{ target: "target", kind: "hp", delta: -3 }] };
-  assert.deepEqual(plannedUpdates(result), [{ side: "target", actor_id: "A", token_id: "T", path: "flags.firefight.soe.hp", delta: -3 }]);
-  assert.deepEqual(plannedUpdates({}), []);
+test("effectsByActor groups effects by the actor their side or params name", () => {
+  const result = { ruleset: "soe", request: { ruleset: "soe", target: { actor_id: "A", token_id: "T", name: "Rhino" } },
+    effects: [{ target: "target", kind: "hp", delta: -3 }, { target: "target", kind: "state", value: "dead" }] };
+  assert.deepEqual(effectsByActor(result), [{ key: "A|T", actorId: "A", tokenId: "T", name: "Rhino", effects: result.effects }]);
+  assert.deepEqual(effectsByActor({}), []);
 });
 
 test("the shim is ruleset-agnostic: only config.mjs names a ruleset", () => {

@@ -35,7 +35,7 @@ test("combatant has the documented shape", () => {
 });
 
 test("combatant fails clearly when the actor has no data for the ruleset", () => {
-  assert.throws(() => combatant(fakeToken(rhino, "t"), "2300ad"), /no Firefight data for ruleset "2300ad"/);
+  assert.throws(() => combatant(fakeToken(rhino, "t"), "2300ad"), /Lesser Venusian Rhino has no Firefight stats/);
   assert.throws(() => combatant({ name: "Empty" }, "soe"), /has no actor/);
 });
 

@@ -1,0 +1,60 @@
+// Items dropped onto actors: a Firefight weapon or armor is owned, equipped and used by the next
+// shot. preCreateItem marks it equipped (armor counts in the to-damage roll; the weapon dropped
+// last is the dialog's first choice); dropCanvasData gives an item dropped on a token to its actor.
+import { MODULE_ID } from "./config.mjs";
+import { t } from "./i18n.mjs";
+
+/** Pure: the flag changes for an item about to be created on an actor (or null). */
+export function equipChanges(itemData, now = Date.now()) {
+  const ff = itemData?.flags?.[MODULE_ID];
+  if (!ff) return null;
+  const categories = Object.values(ff).filter((v) => v && typeof v === "object" && typeof v.category === "string")
+    .map((v) => v.category);
+  if (!categories.some((c) => c === "weapon" || c === "armor")) return null;
+  if (ff.equipped === false) return null; // explicitly unequipped in its source: keep it so
+  return { [`flags.${MODULE_ID}.equipped`]: true, [`flags.${MODULE_ID}.equippedAt`]: now };
+}
+
+/** Hooks.on("preCreateItem", (item, data, options, userId) => ...) */
+export function onPreCreateItem(item, data, options, userId) {
+  if (userId !== game.user?.id) return;
+  if (!item?.parent || item.parent.documentName !== "Actor") return;
+  const changes = equipChanges(data ?? item);
+  if (changes) item.updateSource(changes);
+}
+
+function tokenAt(canvasObj, x, y) {
+  const tokens = canvasObj?.tokens?.placeables ?? [];
+  // The top-most token whose square contains the point.
+  return [...tokens].reverse().find((tok) => {
+    const b = tok.bounds;
+    if (b?.contains) return b.contains(x, y);
+    const w = tok.w ?? tok.width ?? 0;
+    const h = tok.h ?? tok.height ?? 0;
+    return x >= tok.x && x < tok.x + w && y >= tok.y && y < tok.y + h;
+  });
+}
+
+/** Hooks.on("dropCanvasData", (canvas, data) => ...): an Item dropped on a token. */
+export function onDropCanvasData(canvasObj, data) {
+  if (data?.type !== "Item" || !data.uuid) return undefined;
+  const token = tokenAt(canvasObj, data.x, data.y);
+  const actor = token?.actor;
+  if (!actor) return undefined;
+  if (!actor.isOwner) {
+    ui.notifications?.warn(t("FIREFIGHT.ui.drop.notOwner", "You do not own {name}.", { name: actor.name }));
+    return false;
+  }
+  (async () => {
+    const item = await fromUuid(data.uuid);
+    if (!item) return;
+    const source = item.toObject();
+    delete source._id;
+    await actor.createEmbeddedDocuments("Item", [source]);
+    ui.notifications?.info(t("FIREFIGHT.ui.drop.given", "{item} given to {name}.", { item: item.name, name: actor.name }));
+  })().catch((err) => {
+    console.error("Firefight |", err);
+    ui.notifications?.error(`Firefight: ${err?.message ?? err}`);
+  });
+  return false;
+}

@@ -1,0 +1,118 @@
+// Sandbox sidebar: Chat / Actors / Compendiums tabs, the compendium packs of the module's
+// manifest with draggable entries (drag data as Foundry's: {type, uuid}), the actors directory,
+// and the topbar's user, roll-mode, language and settings controls.
+import { escapeHTML } from "./foundry/utils.mjs";
+import { packDocuments } from "./foundry/documents.mjs";
+
+function dragData(el, data) {
+  el.draggable = true;
+  el.addEventListener("dragstart", (ev) => {
+    ev.dataTransfer.setData("text/plain", JSON.stringify(data));
+    ev.dataTransfer.effectAllowed = "copy";
+  });
+}
+
+export function renderActors() {
+  const list = document.getElementById("actors-list");
+  list.innerHTML = "";
+  for (const actor of game.actors) {
+    const li = document.createElement("li");
+    li.className = "directory-item actor";
+    li.dataset.documentId = actor.id;
+    li.innerHTML = `<img src="${escapeHTML(actor.img ?? "")}" alt=""><span class="name">${escapeHTML(actor.name)}</span>`;
+    li.addEventListener("click", () => actor.sheet.render({ force: true }));
+    dragData(li, { type: "Actor", uuid: actor.uuid });
+    list.append(li);
+  }
+}
+
+async function renderCompendium(manifest) {
+  const root = document.getElementById("compendium-list");
+  root.innerHTML = "";
+  for (const pack of manifest.packs.filter((p) => p.type === "Item" || p.type === "Actor")) {
+    const details = document.createElement("details");
+    details.className = "compendium-pack";
+    details.dataset.pack = pack.name;
+    details.innerHTML = `<summary>${escapeHTML(pack.label)} <small>${escapeHTML(pack.type)}</small></summary><ol class="pack-entries"></ol>`;
+    details.addEventListener("toggle", async () => {
+      const ol = details.querySelector("ol");
+      if (!details.open || ol.childElementCount) return;
+      for (const doc of await packDocuments(pack.name)) {
+        const li = document.createElement("li");
+        li.className = "directory-item compendium-entry";
+        li.dataset.documentId = doc._id;
+        li.innerHTML = `<img src="${escapeHTML(doc.img ?? "")}" alt=""><span class="name">${escapeHTML(doc.name)}</span>`;
+        dragData(li, { type: pack.type, uuid: `Compendium.${manifest.id}.${pack.name}.${pack.type}.${doc._id}` });
+        ol.append(li);
+      }
+    });
+    root.append(details);
+  }
+}
+
+function withParam(key, value) {
+  const url = new URL(location.href);
+  url.searchParams.set(key, value);
+  return url.href;
+}
+
+async function settingsDialog() {
+  const rows = [...game.settings.settings.values()].filter((s) => s.config);
+  const field = (s) => {
+    const id = `setting-${s.id.replace(/\./g, "-")}`;
+    const value = game.settings.get(s.namespace, s.key);
+    const disabled = s.scope === "world" && !game.user.isGM ? " disabled" : "";
+    let input;
+    if (s.choices) {
+      input = `<select id="${id}" name="${escapeHTML(s.id)}"${disabled}>${Object.entries(s.choices).map(([k, label]) =>
+        `<option value="${escapeHTML(k)}"${k === value ? " selected" : ""}>${escapeHTML(game.i18n.localize(label))}</option>`).join("")}</select>`;
+    } else if (s.type === Boolean) input = `<input type="checkbox" id="${id}" name="${escapeHTML(s.id)}"${value ? " checked" : ""}${disabled}>`;
+    else input = `<input type="${s.type === Number ? "number" : "text"}" id="${id}" name="${escapeHTML(s.id)}" value="${escapeHTML(value ?? "")}" step="any"${disabled}>`;
+    const hint = s.hint ? `<p class="hint">${escapeHTML(game.i18n.localize(s.hint))}</p>` : "";
+    return `<div class="form-group" data-setting="${escapeHTML(s.id)}"><label for="${id}">${escapeHTML(game.i18n.localize(s.name ?? s.key))}
+      <small>${s.scope}</small></label><div class="form-fields">${input}</div>${hint}</div>`;
+  };
+  const result = await foundry.applications.api.DialogV2.wait({
+    window: { title: "Configure Settings" }, classes: ["settings-config"], position: { width: 620 },
+    content: `<div class="settings-list">${rows.map(field).join("")}</div>`,
+    buttons: [{ action: "save", label: "Save Changes", default: true, callback: (ev, button) => {
+      const out = {};
+      for (const s of rows) {
+        const el = button.form.elements.namedItem(s.id);
+        if (!el || el.disabled) continue;
+        out[s.id] = s.type === Boolean ? el.checked : s.type === Number ? Number(el.value) : el.value;
+      }
+      return out;
+    } }],
+  });
+  if (!result || typeof result !== "object") return;
+  for (const [id, value] of Object.entries(result)) {
+    const s = game.settings.settings.get(id);
+    if (value !== game.settings.get(s.namespace, s.key)) await game.settings.set(s.namespace, s.key, value);
+  }
+}
+
+export function startSidebar(manifest) {
+  for (const button of document.querySelectorAll("#sidebar-tabs [data-sidebar-tab]")) {
+    button.addEventListener("click", () => {
+      const tab = button.dataset.sidebarTab;
+      for (const el of document.querySelectorAll("[data-sidebar-tab]")) el.classList.toggle("active", el.dataset.sidebarTab === tab);
+    });
+  }
+  renderActors();
+  for (const hook of ["createActor", "updateActor", "deleteActor"]) Hooks.on(hook, renderActors);
+  renderCompendium(manifest);
+
+  const users = document.getElementById("user-select");
+  users.innerHTML = game.users.map((u) => `<option value="${escapeHTML(u.id)}"${u === game.user ? " selected" : ""}>${escapeHTML(u.name)}${u.isGM ? " (GM)" : ""}</option>`).join("");
+  users.addEventListener("change", () => (location.href = withParam("user", users.value)));
+  const roll = document.getElementById("rollmode-select");
+  const modes = game.settings.settings.get("core.rollMode").choices;
+  roll.innerHTML = Object.entries(modes).map(([k, label]) => `<option value="${k}">${escapeHTML(label)}</option>`).join("");
+  roll.value = game.settings.get("core", "rollMode");
+  roll.addEventListener("change", () => game.settings.set("core", "rollMode", roll.value));
+  const lang = document.getElementById("lang-select");
+  lang.value = game.i18n.lang;
+  lang.addEventListener("change", () => (location.href = withParam("lang", lang.value)));
+  document.getElementById("settings-button").addEventListener("click", () => settingsDialog());
+}

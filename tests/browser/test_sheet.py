@@ -1,0 +1,187 @@
+"""Actor data at the table: the Firefight tab on actor sheets (generated from the ruleset's
+stats schema, validated by the engine), and the compendium sidebar: armor dragged onto an actor
+is owned, equipped and counted by the next shot; a creature dragged onto the scene becomes an
+actor with its stats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+RIFLEMAN = "Rifleman Aldo Ferri"
+OFFICER = "Officer Vera Lind"
+NED_KELLY = '"Ned Kelly"-Style Armor (Table 6)'
+WOLF = "Wolf (Table 7)"
+
+SCRIPTED_DICE_JS = """() => {
+    let i = 0;
+    globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
+    CONFIG.Dice.randomUniform = () => (i++ % 2 === 0 ? 0.9 : 0.0);
+}"""
+REAL_DICE_JS = (
+    "() => { CONFIG.Dice.randomUniform = globalThis.__realUniform ?? CONFIG.Dice.randomUniform; }"
+)
+AIM_JS = """([shooter, target]) => {
+    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
+    canvas.tokens.releaseAll();
+    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
+    by(shooter).control();
+    by(target).setTarget(true);
+}"""
+
+
+def _shoot(page: Any, shooter: str, target: str) -> str:
+    page.evaluate(AIM_JS, [shooter, target])
+    page.evaluate(SCRIPTED_DICE_JS)
+    try:
+        mid = page.evaluate(
+            "async () => (await game.modules.get('firefight').api.shoot({dialog: false}))?.id"
+        )
+    finally:
+        page.evaluate(REAL_DICE_JS)
+    assert mid
+    return str(mid)
+
+
+def _to_damage_text(page: Any, mid: str) -> str:
+    step = page.locator(f'[data-message-id="{mid}"] .ff-step', has_text="to-damage").first
+    return str(step.inner_text())
+
+
+def _open_sheet(table: Any, name: str) -> Any:
+    table.page.evaluate("(n) => game.actors.getName(n).sheet.render({force: true})", name)
+    sheet = table.page.locator("section.actor-sheet", has_text=name).last
+    sheet.wait_for()
+    return sheet
+
+
+def test_sheet_has_a_firefight_tab_generated_from_the_stats_schema(ready_table: Any) -> None:
+    page = ready_table.page
+    ready_table.reset()
+    sheet = _open_sheet(ready_table, OFFICER)
+    sheet.locator("nav .firefight-tab").click()
+    tab = sheet.locator(".firefight-sheet")
+    assert tab.is_visible()
+    assert tab.locator('[name="opt.marksmanship"]').input_value() == str(
+        page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe.marksmanship", OFFICER)
+    )
+    assert tab.locator(".ff-sheet-armor li").count() >= 1
+    ready_table.shot("20-sheet-tab")
+    # Saving writes the validated data back.
+    tab.locator('[name="opt.marksmanship"]').fill("15")
+    tab.locator('[data-firefight-action="sheet-save"]').click()
+    page.wait_for_function(
+        "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 15", arg=OFFICER
+    )
+    # Bad data is refused with the actor and the field named; nothing is written.
+    tab = sheet.locator(".firefight-sheet")
+    tab.locator('[name="opt.marksmanship"]').fill("999")
+    tab.locator('[data-firefight-action="sheet-save"]').click()
+    error = tab.locator("[data-firefight-error]")
+    error.wait_for()
+    assert OFFICER in error.inner_text()
+    assert "marksmanship" in error.inner_text()
+    assert (
+        page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe.marksmanship", OFFICER)
+        == 15
+    )
+    ready_table.shot("21-sheet-invalid")
+    sheet.locator('[data-action="close"]').first.click()
+
+
+def test_dragging_armor_onto_an_actor_changes_the_next_to_damage_line(ready_table: Any) -> None:
+    page = ready_table.page
+    ready_table.reset()
+    before = _to_damage_text(page, _shoot(page, RIFLEMAN, OFFICER))
+    assert "Ned Kelly" not in before
+    sheet = _open_sheet(ready_table, OFFICER)
+    page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
+    page.locator('.compendium-pack[data-pack="soe-armor"] summary').click()
+    entry = page.locator(
+        '.compendium-pack[data-pack="soe-armor"] .compendium-entry', has_text="Ned Kelly"
+    )
+    entry.wait_for()
+    ready_table.shot("22-compendium")
+    entry.drag_to(sheet.locator(".window-content"))
+    page.wait_for_function(
+        """(n) => game.actors.getName(n).items.some(
+        (i) => i.name.includes('Ned Kelly') && i.flags.firefight.equipped === true)""",
+        arg=OFFICER,
+    )
+    sheet.locator('[data-action="close"]').first.click()
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+    after = _to_damage_text(page, _shoot(page, RIFLEMAN, OFFICER))
+    assert "Ned Kelly" in after
+    assert after != before
+    ready_table.shot("23-armor-counted")
+
+
+def test_a_creature_from_the_bestiary_becomes_an_actor_with_its_stats(ready_table: Any) -> None:
+    page = ready_table.page
+    ready_table.reset()
+    page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
+    page.locator('.compendium-pack[data-pack="soe-bestiary"] summary').click()
+    entry = page.locator(
+        '.compendium-pack[data-pack="soe-bestiary"] .compendium-entry', has_text="Wolf"
+    )
+    entry.wait_for()
+    box = page.locator("#scene").bounding_box()
+    entry.drag_to(
+        page.locator("#scene"), target_position={"x": box["width"] * 0.5, "y": box["height"] * 0.5}
+    )
+    page.wait_for_function("(n) => Boolean(game.actors.getName(n))", arg=WOLF)
+    ready_table.token("Wolf").wait_for()  # the token takes its prototype's name
+    stats = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", WOLF)
+    assert stats["kind"] == "creature"
+    assert stats["hp_max"] > 0
+    # It can be shot at at once.
+    mid = _shoot(page, RIFLEMAN, "Wolf")
+    target = page.evaluate("(id) => game.messages.get(id).flags.firefight.request.target", mid)
+    assert target["stats"] == stats
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+    ready_table.shot("24-bestiary")
+
+
+def test_token_hud_button_shoots_with_that_token(ready_table: Any) -> None:
+    page = ready_table.page
+    ready_table.reset()
+    ready_table.token(RIFLEMAN).click()
+    ready_table.token(OFFICER).click(button="right")
+    ready_table.token(RIFLEMAN).click(button="right")  # own selected token: its HUD
+    button = page.locator('#token-hud .col.right [data-firefight-action="shoot"]')
+    button.wait_for()
+    ready_table.shot("25-token-hud")
+    button.click()
+    page.wait_for_selector("dialog.application .firefight-shot")
+    assert RIFLEMAN in page.locator("dialog.application .ff-matchup").inner_text()
+    page.click('dialog.application button[data-action="cancel"]')
+
+
+def test_bad_actor_data_is_reported_with_the_actor_named(ready_table: Any) -> None:
+    page = ready_table.page
+    ready_table.reset()
+    page.evaluate(
+        "(n) => game.actors.getName(n).update({'flags.firefight.soe.hp_max': -5})", OFFICER
+    )
+    try:
+        page.evaluate(AIM_JS, [RIFLEMAN, OFFICER])
+        out = page.evaluate("() => game.modules.get('firefight').api.shoot({dialog: false})")
+        assert out is None
+        note = page.locator(".notification.error").last
+        note.wait_for()
+        assert f"{OFFICER} (target.stats.hp_max)" in note.inner_text()
+        # The sheet says so too; the table keeps running.
+        sheet = _open_sheet(ready_table, OFFICER)
+        sheet.locator("nav .firefight-tab").click()
+        error = sheet.locator(".firefight-sheet [data-firefight-error]")
+        error.wait_for()
+        assert OFFICER in error.inner_text()
+        ready_table.shot("26-bad-data")
+        sheet.locator('[data-action="close"]').first.click()
+    finally:
+        page.evaluate(
+            "(n) => game.actors.getName(n).update({'flags.firefight.soe.hp_max': 8})", OFFICER
+        )
+    assert page.evaluate(SHOOT_ID_JS) is not None
+
+
+SHOOT_ID_JS = "async () => (await game.modules.get('firefight').api.shoot({dialog: false}))?.id"

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Build the installable module zip: ``dist/firefight.zip`` (stdlib only).
+
+    python tools/build_module.py [--out dist/firefight.zip]
+
+The zip holds, at its root (Foundry unpacks it as ``Data/modules/firefight/``): ``module.json``,
+the shim (``js-shim/``), the Pyodide runtime and the wheels it loads (``runtime/``, with the
+settings schemas), the card templates, the languages, the icons and the compendium packs
+compiled to LevelDB (``packs/<pack>/``; run ``make packs`` first). Nothing else: no tests, no
+Python sources (the engine ships as its wheel), no ``node_modules``, no pack sources.
+Every path the manifest names is checked to be in the zip, and every wheel the runtime's
+manifest lists; a missing one fails the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# Whole directories shipped as they are (files only; dot-files and caches skipped).
+TREES = ("js-shim", "runtime/pyodide", "templates", "lang", "assets")
+SINGLE = ("module.json", "runtime/schemas.json", "runtime/wheels/manifest.json", "README.md")
+# LevelDB files a pack does not need (the lock and the log are recreated when it is opened).
+PACK_SKIP = {"LOCK", "LOG", "LOG.old"}
+SKIP_SUFFIXES = (".pyc", ".map")
+
+
+class BuildError(Exception):
+    pass
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(REPO)
+        if path.is_dir() or any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
+            continue
+        if path.name.endswith(SKIP_SUFFIXES):
+            continue
+        yield path
+
+
+def manifest_paths(manifest: dict[str, object]) -> list[str]:
+    """Every path module.json names: esmodules, scripts, styles, languages, packs (dirs)."""
+    paths: list[str] = []
+    for key in ("esmodules", "scripts", "styles"):
+        paths += [str(p) for p in manifest.get(key, []) or []]  # type: ignore[union-attr]
+    for entry in manifest.get("languages", []) or []:  # type: ignore[union-attr]
+        paths.append(str(entry["path"]))  # type: ignore[index]
+    for entry in manifest.get("packs", []) or []:  # type: ignore[union-attr]
+        paths.append(str(entry["path"]).rstrip("/") + "/")  # type: ignore[index]
+    return paths
+
+
+def collect(manifest: dict[str, object]) -> dict[str, Path]:
+    """Archive name -> file on disk."""
+    out: dict[str, Path] = {}
+    for name in SINGLE:
+        path = REPO / name
+        if not path.is_file():
+            raise BuildError(f"{name} is missing (run `make runtime`)")
+        out[name] = path
+    for tree in TREES:
+        root = REPO / tree
+        if not root.is_dir():
+            raise BuildError(f"{tree}/ is missing (run `make runtime`)")
+        for path in _files(root):
+            out[path.relative_to(REPO).as_posix()] = path
+    wheels = json.loads((REPO / "runtime/wheels/manifest.json").read_text("utf-8"))["wheels"]
+    for wheel in wheels:
+        path = REPO / "runtime/wheels" / wheel
+        if not path.is_file():
+            raise BuildError(f"runtime/wheels/{wheel} is missing (run `make runtime`)")
+        out[f"runtime/wheels/{wheel}"] = path
+    for entry in manifest.get("packs", []) or []:  # type: ignore[union-attr]
+        pack = REPO / str(entry["path"])  # type: ignore[index]
+        files = [p for p in _files(pack) if p.name not in PACK_SKIP] if pack.is_dir() else []
+        if not any(p.name == "CURRENT" for p in files):
+            raise BuildError(f"{entry['path']} is not a compiled LevelDB pack (run `make packs`)")  # type: ignore[index]
+        for path in files:
+            out[path.relative_to(REPO).as_posix()] = path
+    return out
+
+
+def check(names: set[str], manifest: dict[str, object]) -> list[str]:
+    """The manifest paths missing from a set of archive names."""
+    missing = []
+    for path in manifest_paths(manifest):
+        ok = any(n.startswith(path) for n in names) if path.endswith("/") else path in names
+        if not ok:
+            missing.append(path)
+    return missing
+
+
+def build(out: Path) -> Path:
+    manifest = json.loads((REPO / "module.json").read_text("utf-8"))
+    files = collect(manifest)
+    missing = check(set(files), manifest)
+    if missing:
+        raise BuildError(
+            f"module.json names paths that are not in the module: {', '.join(missing)}"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".zip.tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name in sorted(files):
+            # Already-compressed files are stored as they are.
+            kind = (
+                zipfile.ZIP_STORED
+                if name.endswith((".whl", ".zip", ".wasm"))
+                else zipfile.ZIP_DEFLATED
+            )
+            zf.write(files[name], name, compress_type=kind)
+    tmp.replace(out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", type=Path, default=REPO / "dist" / "firefight.zip")
+    args = parser.parse_args(argv)
+    try:
+        out = build(args.out)
+    except BuildError as exc:
+        sys.exit(f"make module: {exc}")
+    size = out.stat().st_size / 1e6
+    with zipfile.ZipFile(out) as zf:
+        count = len(zf.namelist())
+    print(
+        f"wrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}: "
+        f"{count} files, {size:.1f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -86,6 +86,13 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
     return _guarded(run)
 
 
+def _labelled(ruleset_id: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """Give every actor-data field a lang key, ``FIREFIGHT.<ruleset>.stat.<field>``."""
+    for name, prop in schema.get("properties", {}).items():
+        prop.setdefault("x-label-key", f"FIREFIGHT.{ruleset_id}.stat.{name}")
+    return schema
+
+
 def schema(ruleset_id: str) -> dict[str, Any]:
     """JSON schemas of a ruleset's request, options (the Shoot dialog) and settings."""
 
@@ -97,7 +104,8 @@ def schema(ruleset_id: str) -> dict[str, Any]:
             "request": ruleset.request_model.model_json_schema(by_alias=True),
             "options": ruleset.options_model.model_json_schema(by_alias=True),
             "settings": settings.model_json_schema(by_alias=True) if settings else None,
-            "stats": stats.model_json_schema(by_alias=True) if stats else None,
+            "stats": _labelled(ruleset.id, stats.model_json_schema(by_alias=True))
+            if stats else None,
             "actions": {name: model.model_json_schema(by_alias=True)
                         for name, model in ruleset.action_options.items()},
         }

@@ -68,3 +68,11 @@ def test_lang_files_have_the_same_keys() -> None:
         flat[f.name] = set(out)
     for name, keys in flat.items():
         assert keys == flat["en.json"], name
+
+
+def test_every_actor_data_field_is_labelled() -> None:
+    keys = set(strings("en"))
+    for r in firefight.list_rulesets():
+        stats = firefight.schema(r["id"])["stats"]
+        for prop in stats["properties"].values():
+            assert prop["x-label-key"] in keys, prop["x-label-key"]

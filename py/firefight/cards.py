@@ -77,7 +77,9 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
                            "raw": m["value"], "source": m["source"], "side": m["side"]}
                           for m in mods],
             "modifier_total": signed(step.get("modifier_total", 0)),
-            "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1}
+            "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1,
+                      "purpose": t(dice[i]["purpose_key"], dice[i].get("purpose_params"))
+                      if dice[i].get("purpose_key") else dice[i]["purpose"]}
                      for i in step.get("dice", []) if i < len(dice)],
             "numbers": step.get("numbers", {}),
             "success": step.get("success"),

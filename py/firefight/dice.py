@@ -122,13 +122,16 @@ class DieRecord:
     purpose: str
     side: str
     explode_on: int | None = None
+    # A lang key (and its parameters) for the purpose, so cards can show it in any language.
+    purpose_key: str | None = None
+    purpose_params: tuple[tuple[str, str], ...] = ()
 
     @property
     def total(self) -> int:
         return sum(self.results)
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "formula": self.formula,
             "faces": self.faces,
             "explode_on": self.explode_on,
@@ -137,6 +140,10 @@ class DieRecord:
             "purpose": self.purpose,
             "side": self.side,
         }
+        if self.purpose_key:
+            out["purpose_key"] = self.purpose_key
+            out["purpose_params"] = dict(self.purpose_params)
+        return out
 
 
 # A RANT chain of 20s longer than this has probability 20**-64: treat it as a broken source.
@@ -150,14 +157,17 @@ class Roller:
     source: DiceSource
     records: list[DieRecord] = field(default_factory=list)
 
-    def roll(self, faces: int, *, purpose: str, side: str, count: int = 1) -> DieRecord:
+    def roll(self, faces: int, *, purpose: str, side: str, count: int = 1,
+             purpose_key: str | None = None) -> DieRecord:
         results = tuple(self.source.face(faces) for _ in range(count))
         formula = f"{count}d{faces}"
-        record = DieRecord(formula, faces, results, purpose, side)
+        record = DieRecord(formula, faces, results, purpose, side, purpose_key=purpose_key)
         self.records.append(record)
         return record
 
-    def roll_exploding(self, faces: int, *, purpose: str, side: str) -> DieRecord:
+    def roll_exploding(self, faces: int, *, purpose: str, side: str,
+                       purpose_key: str | None = None,
+                       purpose_params: dict[str, str] | None = None) -> DieRecord:
         """One die that is rolled again and added on its highest face, again and again."""
         results = [self.source.face(faces)]
         while results[-1] == faces:
@@ -167,7 +177,8 @@ class Roller:
                     fields=[("dice", "not a fair source")],
                 )
             results.append(self.source.face(faces))
-        record = DieRecord(f"1d{faces}x{faces}", faces, tuple(results), purpose, side, faces)
+        record = DieRecord(f"1d{faces}x{faces}", faces, tuple(results), purpose, side, faces,
+                           purpose_key, tuple((purpose_params or {}).items()))
         self.records.append(record)
         return record
 

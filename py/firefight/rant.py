@@ -164,8 +164,21 @@ def opposed_roll(
     purpose: str,
     acting_side: str = "attacker",
     opposing_side: str = "target",
+    purpose_key: str | None = None,
 ) -> OpposedRoll:
-    """Roll an opposed RANT roll: the acting side's die first, then the opposing side's."""
-    acting = roller.roll_exploding(20, purpose=f"{purpose}, {acting_side}", side=acting_side)
-    opposing = roller.roll_exploding(20, purpose=f"{purpose}, {opposing_side}", side=opposing_side)
+    """Roll an opposed RANT roll: the acting side's die first, then the opposing side's.
+
+    ``purpose_key`` names the roll in the lang files; each die's label is then
+    ``FIREFIGHT.card.die_purpose`` ("{roll}, {side}") with the side's own key.
+    """
+
+    def label(side: str) -> dict[str, str]:
+        return {"roll_key": purpose_key or "", "side_key": f"FIREFIGHT.side.{side}"}
+
+    key = "FIREFIGHT.card.die_purpose" if purpose_key else None
+    acting = roller.roll_exploding(20, purpose=f"{purpose}, {acting_side}", side=acting_side,
+                                   purpose_key=key, purpose_params=label(acting_side))
+    opposing = roller.roll_exploding(20, purpose=f"{purpose}, {opposing_side}",
+                                     side=opposing_side, purpose_key=key,
+                                     purpose_params=label(opposing_side))
     return OpposedRoll(acting, opposing, acting_modifier, opposing_modifier, ties_to_acting)

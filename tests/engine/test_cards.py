@@ -76,3 +76,12 @@ def test_every_actor_data_field_is_labelled() -> None:
         stats = firefight.schema(r["id"])["stats"]
         for prop in stats["properties"].values():
             assert prop["x-label-key"] in keys, prop["x-label-key"]
+
+
+def test_dice_purposes_are_translated(soe_request: dict[str, Any]) -> None:
+    result = firefight.resolve(soe_request, dice=[15, 3, 12, 4])
+    assert result["dice"][0]["purpose_key"] == "FIREFIGHT.card.die_purpose"
+    assert "to-hit, attacker" in firefight.render_card(result)
+    german = firefight.render_card(result, lang="de")
+    assert "Trefferwurf, Angreifer" in german
+    assert "to-hit" not in german

@@ -56,7 +56,8 @@ class _Record:
                 success_key: str = "", failure_key: str = "") -> OpposedRoll:
         first = len(self.roller.records)
         roll = opposed_roll(self.roller, acting_modifier=_total(mods), ties_to_acting=ties,
-                            purpose=purpose, acting_side=acting, opposing_side=opposing)
+                            purpose=purpose, acting_side=acting, opposing_side=opposing,
+                            purpose_key=f"{P}.roll.{step_id}")
         self.mods += mods
         key = success_key if roll.success else failure_key
         self.steps.append(Step(id=step_id, label_key=f"{P}.step.{step_id}",
@@ -77,7 +78,8 @@ def _trauma_effect(rec: _Record, trauma_class: str, tables: TraumaTables | None,
                    purpose: str) -> None:
     """soe Table 3, General Trauma: five effects a class, effect ceil(1d20 / 4)."""
     first = len(rec.roller.records)
-    die = rec.roller.roll(20, purpose=purpose, side="target")
+    die = rec.roller.roll(20, purpose=purpose, side="target",
+                          purpose_key=f"{P}.roll.general_trauma")
     index = math.ceil(die.total / 4)
     effects = (tables or {}).get(trauma_class) or rules.tables().trauma[trauma_class]  # type: ignore[call-overload]
     text = effects[index - 1]

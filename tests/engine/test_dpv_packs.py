@@ -34,3 +34,21 @@ def test_npc_templates_match_the_table() -> None:
             "weapon": {"effective_range_m": 100, "dpv": 1}, "range": {"value": 50}}, seed=3)
         assert "error" not in out, out
     assert seen == {"green", "experienced", "veteran", "elite"}
+
+
+def test_house_armory_validates_and_arms_the_npcs() -> None:
+    from firefight.rulesets.dpv.models import DpvWeapon
+
+    weapons = [DpvWeapon.model_validate({"name": d["name"], **d["flags"]["firefight"]["dpv"]})
+               for d in pack_docs("dpv-weapons")]
+    assert {w.kind for w in weapons} >= {"firearm", "shotgun", "explosive", "melee"}
+    for npc in pack_docs("dpv-npcs"):
+        carried = [i["flags"]["firefight"]["dpv"] for i in npc["items"]]
+        assert any(c["kind"] == "firearm" for c in carried), npc["name"]
+        rifle = next(c for c in carried if c["kind"] == "firearm")
+        shot = firefight.resolve({
+            "ruleset": "dpv", "attacker": {"name": npc["name"],
+                                           "stats": npc["flags"]["firefight"]["dpv"]},
+            "target": {"name": "T"}, "weapon": {"name": "rifle", **rifle},
+            "range": {"value": 120, "units": "m"}}, seed=3)
+        assert "error" not in shot, shot

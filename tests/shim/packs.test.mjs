@@ -22,7 +22,7 @@ test("module.json is a v13 module manifest", () => {
     ["soe-bestiary", "Actor", "packs/soe-bestiary"], ["soe-trauma", "RollTable", "packs/soe-trauma"],
     ["percentile-weapons", "Item", "packs/percentile-weapons"], ["percentile-actors", "Actor", "packs/percentile-actors"],
     ["shock-weapons", "Item", "packs/shock-weapons"], ["shock-troops", "Actor", "packs/shock-troops"],
-    ["dpv-npcs", "Actor", "packs/dpv-npcs"],
+    ["dpv-weapons", "Item", "packs/dpv-weapons"], ["dpv-npcs", "Actor", "packs/dpv-npcs"],
   ]);
 });
 

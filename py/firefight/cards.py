@@ -38,7 +38,7 @@ def _params(params: dict[str, Any], lang: str) -> dict[str, Any]:
     out = dict(params)
     for k, v in params.items():
         if k.endswith("_key") and isinstance(v, str):
-            out[k[: -len("_key")]] = translate(v, lang)
+            out[k[: -len("_key")]] = translate(v, lang, **params)
     return out
 
 

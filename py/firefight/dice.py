@@ -158,10 +158,12 @@ class Roller:
     records: list[DieRecord] = field(default_factory=list)
 
     def roll(self, faces: int, *, purpose: str, side: str, count: int = 1,
-             purpose_key: str | None = None) -> DieRecord:
+             purpose_key: str | None = None, purpose_params: dict[str, str] | None = None
+             ) -> DieRecord:
         results = tuple(self.source.face(faces) for _ in range(count))
         formula = f"{count}d{faces}"
-        record = DieRecord(formula, faces, results, purpose, side, purpose_key=purpose_key)
+        record = DieRecord(formula, faces, results, purpose, side, purpose_key=purpose_key,
+                           purpose_params=tuple((purpose_params or {}).items()))
         self.records.append(record)
         return record
 

@@ -85,3 +85,13 @@ def test_dice_purposes_are_translated(soe_request: dict[str, Any]) -> None:
     german = firefight.render_card(result, lang="de")
     assert "Trefferwurf, Angreifer" in german
     assert "to-hit" not in german
+
+
+def test_nested_label_keys_get_the_same_parameters() -> None:
+    from _examples import example
+
+    result = firefight.resolve(example("percentile_rifleman.json"), seed=5)
+    html = firefight.render_card(result)
+    assert "to-hit tens die, round 1" in html
+    assert "{n}" not in html
+    assert "Zehnerwürfel, Schuss 1" in firefight.render_card(result, lang="de")

@@ -127,8 +127,12 @@ class Percentile(Ruleset):
         for i in range(plan.rolls):
             label = "burst" if plan.burst else f"round {i + 1}"
             first = len(roller.records)
-            tens = roller.roll(10, purpose=f"to-hit tens, {label}", side="attacker")
-            ones = roller.roll(10, purpose=f"to-hit ones, {label}", side="attacker")
+            which = {"which_key": f"{P}.roll.burst"} if plan.burst else {
+                "which_key": f"{P}.roll.round", "n": str(i + 1)}
+            tens = roller.roll(10, purpose=f"to-hit tens, {label}", side="attacker",
+                               purpose_key=f"{P}.roll.tens", purpose_params=which)
+            ones = roller.roll(10, purpose=f"to-hit ones, {label}", side="attacker",
+                               purpose_key=f"{P}.roll.ones", purpose_params=which)
             roll = rules.d100(tens.results[0], ones.results[0])
             r = rules.roll_result(roll, chance, shot.kill_at, plan.rounds_per_roll,
                                   shot.multiplier)

@@ -130,7 +130,7 @@ class Shock(Ruleset):
         target_number = sum(m.value for m in mods)
         first = len(roller.records)
         die = roller.roll(10, purpose=f"to-hit (house rule), {attacker.name}".rstrip(", "),
-                          side="attacker")
+                          side="attacker", purpose_key=f"{P}.roll.to_hit")
         hit = rules.house_hits(die.total, target_number)
         step = Step(id="to_hit", label_key=f"{P}.step.to_hit_house", kind="target_number",
                     dice=[first], modifier_total=target_number,
@@ -153,7 +153,8 @@ class Shock(Ruleset):
 
         # shock Hit Location: 1d10.
         first = len(roller.records)
-        loc_die = roller.roll(10, purpose="hit location", side="target")
+        loc_die = roller.roll(10, purpose="hit location", side="target",
+                              purpose_key=f"{P}.roll.location")
         location = rules.hit_location(loc_die.total)
         steps.append(Step(id="location", label_key=f"{P}.step.location", kind="table",
                           dice=[first], numbers={"roll": loc_die.total, "location": location},
@@ -182,7 +183,8 @@ class Shock(Ruleset):
 
         # shock Location Severity: 1d10 + class Mod (class VI: the next tier instead).
         first = len(roller.records)
-        sev_die = roller.roll(10, purpose="severity", side="target")
+        sev_die = roller.roll(10, purpose="severity", side="target",
+                              purpose_key=f"{P}.roll.severity")
         sev = rules.severity(location, sev_die.total, weapon_class)
         if sev.upgraded:
             notes.append(Note(key=f"{P}.note.upgrade", source='shock Damage Class, "VI"',
@@ -287,8 +289,9 @@ class Shock(Ruleset):
             passed, dice, numbers = False, [], {"wounds": unit.wounds}
         else:
             first = len(roller.records)
-            die = roller.roll(10, purpose=f"shock check, {unit.name or f'unit {i + 1}'}",
-                              side="target")
+            name = unit.name or f"unit {i + 1}"
+            die = roller.roll(10, purpose=f"shock check, {name}", side="target",
+                              purpose_key=f"{P}.roll.shock_check", purpose_params={"name": name})
             passed = rules.passes_shock_check(die.total, unit.wounds)
             dice, numbers = [first], {"roll": die.total, "wounds": unit.wounds}
         steps.append(Step(id=f"unit_{i}", label_key=f"{P}.step.shock_check", kind="target_number",
@@ -317,7 +320,8 @@ class Shock(Ruleset):
             drawn: list[dict[str, Any]] = []
             while cup:
                 die = roller.roll(len(cup), purpose=f"chit draw, phase {phase + 1}",
-                                  side="attacker")
+                                  side="attacker", purpose_key=f"{P}.roll.chit_draw",
+                                  purpose_params={"phase": str(phase + 1)})
                 i, chit = cup.pop(die.total - 1)
                 unit = request.units[i]
                 drawn.append({**_who(i, unit.name, unit.actor_id, unit.token_id,

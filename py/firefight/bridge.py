@@ -12,15 +12,31 @@ from collections.abc import Callable
 from typing import Any
 
 import firefight
+from firefight.dice import DiceSource, EntropyDice, ScriptedDice
 from firefight.errors import FirefightError
 
 
-def _resolve(msg: dict[str, Any]) -> Any:
-    entropy = msg.get("entropy")
-    if entropy is not None and not isinstance(entropy, list):
+def _dice(msg: dict[str, Any]) -> DiceSource | None:
+    """``entropy``: uniforms from the VTT (always, even when one is exactly 0); ``faces``: the
+    recorded faces of a result, to replay it (the GM's check before applying)."""
+    entropy, faces = msg.get("entropy"), msg.get("faces")
+    if faces is not None:
+        if not isinstance(faces, list) or not all(
+                isinstance(f, int) and not isinstance(f, bool) for f in faces):
+            raise FirefightError("faces must be a list of whole numbers",
+                                 fields=[("faces", "expected a list of die faces")])
+        return ScriptedDice(faces)
+    if entropy is None:
+        return None
+    if not isinstance(entropy, list) or not all(
+            isinstance(u, int | float) and not isinstance(u, bool) for u in entropy):
         raise FirefightError("entropy must be a list of numbers in [0, 1)",
-                             fields=[("entropy", "expected a list")])
-    result = firefight.resolve(msg.get("request"), dice=entropy)  # type: ignore[arg-type]
+                             fields=[("entropy", "expected a list of numbers")])
+    return EntropyDice([float(u) for u in entropy])
+
+
+def _resolve(msg: dict[str, Any]) -> Any:
+    result = firefight.resolve(msg.get("request"), dice=_dice(msg))  # type: ignore[arg-type]
     if "error" in result:
         return result
     lang = str(msg.get("lang", "en"))

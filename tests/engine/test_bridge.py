@@ -135,3 +135,18 @@ def test_bridge_odds(soe_request: dict[str, Any]) -> None:
     reply = json.loads(bridge.handle(json.dumps({"op": "odds", "request": soe_request})))
     assert reply["ok"]
     assert 0 < reply["value"]["probability"] < 1
+
+
+def test_bridge_entropy_is_always_uniforms_and_faces_replay(soe_request: dict[str, Any]) -> None:
+    # JSON turns 0.0 into 0: an all-zero entropy list must still read as uniforms (all 1s).
+    reply = json.loads(bridge.handle(json.dumps({"op": "resolve", "request": soe_request,
+                                                 "entropy": [0, 0, 0, 0]})))
+    assert [d["results"] for d in reply["value"]["result"]["dice"]][:2] == [[1], [1]]
+    first = reply["value"]["result"]
+    faces = [f for d in first["dice"] for f in d["results"]]
+    again = json.loads(bridge.handle(json.dumps({"op": "resolve", "request": soe_request,
+                                                 "faces": faces})))
+    assert again["value"]["result"] == first
+    bad = json.loads(bridge.handle(json.dumps({"op": "resolve", "request": soe_request,
+                                               "faces": [0.5]})))
+    assert bad["error"]["fields"][0]["field"] == "faces"

@@ -38,6 +38,15 @@ export function resultHash(result) {
   return h.toString(16).padStart(16, "0");
 }
 
+/** Participant fields of non-attack requests that stand for the "target" side of an effect. */
+const TARGET_SIDE_FIELDS = ["patient", "character", "actor"];
+
+function soleParticipant(request, side) {
+  if (side !== "target") return null;
+  for (const f of TARGET_SIDE_FIELDS) if (request?.[f]?.actor_id || request?.[f]?.token_id) return request[f];
+  return null;
+}
+
 /**
  * The result's effects grouped by the actor each is for:
  * [{key, actorId, tokenId, name, effects}]. An effect names its actor by `params.actor_id` /
@@ -52,7 +61,9 @@ export function effectsByActor(result) {
     let tokenId = p.token_id ?? null;
     let name = p.name ?? null;
     if (!actorId && !tokenId) {
-      const side = request[effect?.target ?? "target"];
+      // A request with one participant under another name (character, patient, actor ...):
+      // effects for its "target" side are that participant's.
+      const side = request[effect?.target ?? "target"] ?? soleParticipant(request, effect?.target ?? "target");
       actorId = side?.actor_id ?? null;
       tokenId = side?.token_id ?? null;
       name = side?.name ?? null;
@@ -212,7 +223,7 @@ export class Applier {
     const faces = (message.rolls ?? []).flatMap((r) => facesOfRoll(r));
     if (!faces.length || !result?.request) return !(result?.dice?.length);
     try {
-      const reply = await this.engine.call("resolve", { request: result.request, entropy: faces });
+      const reply = await this.engine.call("resolve", { request: result.request, faces });
       return resultHash(reply.result) === resultHash(result);
     } catch {
       return false;

@@ -1,7 +1,7 @@
 // Firefight: the module entry Foundry loads (module.json "esmodules").
 // Ruleset-agnostic glue between Foundry's client API and the Python engine; each job lives in
 // a small module of its own (settings, apply, chat, sheet, items).
-import { MODULE_ID } from "./config.mjs";
+import { MODULE_ID, RULESET_CHOICES, tableFeatures } from "./config.mjs";
 import { EngineClient } from "./engine.mjs";
 import { shoot, resolveWithEntropy, reportError, currentRuleset } from "./shoot.mjs";
 import { onRenderChatMessage, holdForDice, revealDice } from "./chat.mjs";
@@ -10,9 +10,14 @@ import { registerCoreSettings, registerRulesetSettings, rulesetSettings } from "
 import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
 import { onPreCreateItem, onDropCanvasData } from "./items.mjs";
 import { t } from "./i18n.mjs";
+import { runAction } from "./actions.mjs";
+import { installFeatures, addSheetActions } from "./features.mjs";
+import { ChitActivation } from "./combat.mjs";
 
 const engine = new EngineClient(new URL("./engine-worker.mjs", import.meta.url));
 const applier = new Applier(engine);
+const activation = new ChitActivation(engine, applier);
+activation.listen();
 let settingsReady = null;
 
 async function shootAndApply(opts) {
@@ -38,7 +43,22 @@ const api = {
   settings: (ruleset = currentRuleset()) => rulesetSettings(ruleset),
   /** Open an actor's Firefight data sheet. */
   sheet: (actor) => openFirefightSheet(engine, actor),
+  /** Combat by chit pull: the drawn activation order of a combat, and ending its round on purpose. */
+  combat: {
+    activations: (combat = game.combat) => foundry.utils.deepClone(combat?.flags?.firefight?.activations ?? null),
+    endRound: (combat = game.combat) => activation.endRound(combat),
+    settled: () => activation.queue,
+  },
+  /**
+   * Any action of the world's ruleset (no action: a picker): act("will_check", {actor, target,
+   * targets, values, options, dialog, apply}). Resolves the ChatMessage carrying the result.
+   */
+  act: async (action, opts = {}) => {
+    await settingsReady;
+    return runAction(engine, applier, action, opts);
+  },
 };
+installFeatures(api, engine, Object.keys(RULESET_CHOICES));
 
 Hooks.once("init", () => {
   registerCoreSettings();
@@ -84,6 +104,7 @@ for (const hook of ["renderActorSheetV2", "renderActorSheet"]) {
   Hooks.on(hook, (sheet, html) => {
     try {
       onRenderActorSheet(engine, sheet, html);
+      addSheetActions(api, html instanceof HTMLElement ? html : html?.[0] ?? sheet?.element, sheet?.actor ?? sheet?.document);
     } catch (err) {
       console.error("Firefight |", err);
     }
@@ -112,4 +133,20 @@ Hooks.on("renderTokenHUD", (hud, html) => {
     api.shoot(token ? { attacker: token } : {});
   });
   col.append(button);
+});
+
+// Scene controls (Foundry v13): "Firefight actions" on the token controls; the referee's clock.
+Hooks.on("getSceneControlButtons", (controls) => {
+  const tools = controls?.tokens?.tools;
+  if (!tools || tools.firefightActions) return;
+  tools.firefightActions = {
+    name: "firefightActions", title: "FIREFIGHT.ui.actions.title", icon: "fa-solid fa-person-rifle",
+    order: Object.keys(tools).length, button: true, onChange: () => api.act(),
+  };
+  tools.firefightAdvanceTime = {
+    name: "firefightAdvanceTime", title: "FIREFIGHT.ui.actions.clock.advance", icon: "fa-solid fa-clock",
+    order: Object.keys(tools).length, button: true,
+    visible: Boolean(game.user?.isGM) && Boolean(tableFeatures(game.settings.get(MODULE_ID, "ruleset")).healing),
+    onChange: () => api.act("advance_time"),
+  };
 });

@@ -5,7 +5,7 @@ export function escapeHTML(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-function resolveRef(node, root) {
+export function resolveRef(node, root) {
   let n = node;
   for (let guard = 0; n && guard < 16; guard++) {
     if (n.$ref?.startsWith("#/")) {
@@ -59,6 +59,7 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
   const root = schema ?? {};
   const props = root.properties ?? {};
   const order = root["x-order"] ?? Object.keys(props);
+  const required = new Set(root.required ?? []);
   const fields = [];
   for (const name of order) {
     if (!props[name]) continue;
@@ -70,6 +71,7 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
       // Only lang keys are shown: a schema's description is the engine's English note.
       hint: node["x-hint-key"] ? localize(node["x-hint-key"]) : "",
       default: node.default,
+      ...(required.has(name) ? { required: true } : {}),
     };
     if (Array.isArray(node.enum) || (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o))) {
       fields.push({ ...base, kind: "select", choices: enumChoices(node, localize) });
@@ -119,7 +121,8 @@ export function renderFields(fields, values = defaultValues(fields)) {
         `step="${f.step}"`,
       ].filter(Boolean).join(" ");
       const ph = f.placeholder ? ` placeholder="${escapeHTML(f.placeholder)}"` : "";
-      input = `<input type="number" id="${id}" name="${name}" value="${escapeHTML(values[f.name] ?? "")}" ${attrs}${ph}>`;
+      const req = f.required ? " required" : "";
+      input = `<input type="number" id="${id}" name="${name}" value="${escapeHTML(values[f.name] ?? "")}" ${attrs}${ph}${req}>`;
     } else {
       input = `<input type="checkbox" id="${id}" name="${name}"${values[f.name] ? " checked" : ""}>`;
     }

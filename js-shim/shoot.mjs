@@ -9,6 +9,25 @@ import { rulesetSettings, unitMetres } from "./settings.mjs";
 
 const schemaCache = new Map();
 
+/**
+ * Table features that fill shot options from the scene (facing, sighting-in ...) and react to
+ * a posted shot: fn({ruleset, a, b}) -> options; fn({ruleset, a, b, request, result, message}).
+ */
+export const shotOptionProviders = [];
+export const shotListeners = [];
+
+function autoOptions(ctx) {
+  const out = {};
+  for (const fn of shotOptionProviders) {
+    try {
+      Object.assign(out, fn(ctx) ?? {});
+    } catch (err) {
+      console.error("Firefight |", err);
+    }
+  }
+  return out;
+}
+
 export function currentRuleset() {
   return game.settings.get(MODULE_ID, "ruleset");
 }
@@ -98,7 +117,7 @@ function dialogContent({ a, b, range, weapons, fields, values }) {
 /** Open the shot dialog; resolves {weaponItem, options} or null. */
 async function shotDialog(engine, ctx) {
   const { ruleset, a, b, range, weapons, fields } = ctx;
-  const values = defaultValues(fields);
+  const values = { ...defaultValues(fields), ...(ctx.auto ?? {}) };
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => ({
     weaponItem: weapons[Number(form.elements.namedItem("weapon").value)] ?? weapons[0],
@@ -184,18 +203,28 @@ export async function shoot(engine, { attacker, target, weapon, options, dialog 
     if (engine.status !== "ready") ui.notifications?.info(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"));
     const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => game.i18n.localize(k),
       { auto: t("FIREFIGHT.ui.dialog.auto", "auto") });
+    const known = new Set(fields.map((f) => f.name));
+    const auto = Object.fromEntries(Object.entries(autoOptions({ ruleset, a, b })).filter(([k]) => known.has(k)));
     let choice;
     if (dialog) {
-      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings });
+      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, auto });
       if (!choice) return null;
     } else {
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
-      choice = { weaponItem, options: { ...defaultValues(fields), ...(options ?? {}) } };
+      choice = { weaponItem, options: { ...defaultValues(fields), ...auto, ...(options ?? {}) } };
     }
     request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
     const reply = await resolveWithEntropy(engine, request);
     if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
-    return await postCard(reply, request, a);
+    const message = await postCard(reply, request, a);
+    for (const fn of shotListeners) {
+      try {
+        await fn({ ruleset, a, b, request, result: reply.result, message });
+      } catch (err) {
+        reportError(err);
+      }
+    }
+    return message;
   } catch (err) {
     reportError(err, request);
     return null;

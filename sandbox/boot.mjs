@@ -19,6 +19,7 @@ import { Canvas, SceneView } from "./foundry/canvas.mjs";
 import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
+import { Combat, Combatant, CombatEncounters, CombatTracker } from "./foundry/combat.mjs";
 
 const MODULE_BASE = new URL("/modules/firefight/", location.href);
 const PACK_API = "/sandbox-api/packs/";
@@ -31,6 +32,11 @@ const LAYOUT = {
   ffH0rifleman0001: { col: 2, row: 7, owner: PLAYER_1 },
   ffH0officer00001: { col: 3, row: 11, owner: PLAYER_2 },
   ffC0venusRhino01: { col: 14, row: 3, owner: null },
+  // SHOCK troops (?pack=shock-troops): two lines facing each other across the field.
+  ffSTuntrained000: { col: 7, row: 2, owner: PLAYER_1 }, ffSTconscript000: { col: 7, row: 5, owner: PLAYER_2 },
+  ffSTgreen0000000: { col: 7, row: 8, owner: null }, ffSTregular00000: { col: 7, row: 11, owner: null },
+  ffSTexperienced0: { col: 15, row: 2, owner: null }, ffSTveteran00000: { col: 15, row: 5, owner: null },
+  ffSTelite0000000: { col: 15, row: 8, owner: null }, ffSTrainbow00000: { col: 15, row: 11, owner: null },
 };
 const STATUS_EFFECTS = [
   { id: "dead", name: "Dead", img: "" }, { id: "unconscious", name: "Unconscious", img: "" },
@@ -109,12 +115,12 @@ function makeKeybindings() {
 function installGlobals() {
   const { users, me } = makeUsers();
   Object.assign(globalThis, {
-    Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync,
+    Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync, Combat, Combatant,
     foundry: {
       utils: { ...utils, Collection },
       applications: { api: { DialogV2 }, sheets: { ActorSheetV2 } },
       dice: { Roll, terms: { Die, NumericTerm, OperatorTerm } },
-      documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument },
+      documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument, Combat, Combatant },
     },
     CONFIG: {
       Dice: {
@@ -126,6 +132,7 @@ function installGlobals() {
       ChatMessage: { documentClass: ChatMessage },
       Actor: { documentClass: Actor, sheetClass: ActorSheetV2 },
       Item: { documentClass: Item },
+      Combat: { documentClass: Combat }, Combatant: { documentClass: Combatant },
     },
     game: {
       ready: false, version: "13.sandbox", release: { generation: 13 },
@@ -133,19 +140,27 @@ function installGlobals() {
       settings: new ClientSettings(), i18n: new Localization(params.get("lang") ?? "en"),
       socket: makeSocket(), keybindings: makeKeybindings(),
       modules: new Collection(), actors: new Collection(), scenes: new Collection(), messages: new Collection(),
+      combats: new CombatEncounters(),
     },
     ui: {
       notifications: new Notifications(document.getElementById("notifications")),
       chat: new ChatLog(document.getElementById("chat")),
+      combat: new CombatTracker(document.getElementById("combat-panel")),
     },
   });
+  // game.combat: the encounter the tracker shows (Foundry: the active combat of the viewed scene).
+  Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
   globalThis.canvas = new Canvas(new SceneView(document.getElementById("scene")));
   game.settings.register("core", "rollMode", {
     name: "Roll mode", scope: "client", config: false, type: String, default: "publicroll",
     choices: { publicroll: "Public roll", gmroll: "Private GM roll", blindroll: "Blind GM roll", selfroll: "Self roll" },
   });
   if (params.get("dsn")) installDiceSoNiceStandIn();
+  // The sandbox world's percentile ground scale: the scene is in metres (5 m squares), and
+  // one tabletop inch stands for 2 m (a 5 m square is 2.5"), unless the settings say otherwise.
+  for (const [id, value] of Object.entries(WORLD_DEFAULTS)) if (!(id in game.settings._values)) game.settings._values[id] = value;
 }
+const WORLD_DEFAULTS = { "firefight.percentile.inch_equals": 2, "firefight.percentile.inch_units": "m" };
 
 /** A stand-in for Dice So Nice: "animates" a message's rolls for a while, then reports it done. */
 function installDiceSoNiceStandIn() {
@@ -204,6 +219,7 @@ function joinWorld(world) {
   for (const data of world.actors) game.actors.set(data._id, new Actor(data));
   const scene = new Scene(world.scene);
   game.scenes.set(scene.id, scene);
+  for (const data of world.combats ?? []) game.combats.set(data._id, new Combat(data));
   return scene;
 }
 
@@ -212,6 +228,7 @@ function snapshot() {
     actors: game.actors.map((a) => a.toObject()),
     messages: game.messages.map((m) => m.toObject()),
     scene: game.scenes.contents[0]?.toObject(),
+    combats: game.combats.map((c) => c.toObject()),
   };
 }
 
@@ -251,6 +268,8 @@ async function main() {
   canvas.draw(scene);
   startPanel();
   startSidebar(manifest);
+  ui.combat.render();
+  for (const hook of ["updateActor", "controlToken"]) Hooks.on(hook, () => ui.combat.render());
   for (const data of world?.messages ?? []) await ChatMessage._onCreate(new ChatMessage(data), {}, data.author);
   document.body.dataset.user = game.user.name;
   document.body.classList.toggle("is-gm", game.user.isGM);

@@ -65,10 +65,32 @@ export function startPanel() {
   Hooks.on("updateToken", () => canvas.tokens.refresh());
   Hooks.once("ready", watchEngine);
   document.getElementById("shoot-button").addEventListener("click", () => game.modules.get("firefight").api.shoot());
+  addActionButtons();
   document.getElementById("reset-button").addEventListener("click", () => location.reload());
   const label = document.getElementById("ruleset-label");
   const setting = game.settings.settings.get("firefight.ruleset");
   const rid = game.settings.get("firefight", "ruleset");
   label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
   refreshPanel();
+}
+
+/** The scene-control tools Firefight adds (getSceneControlButtons), as buttons under Shoot. */
+function addActionButtons() {
+  const controls = { tokens: { name: "tokens", tools: {} } };
+  Hooks.callAll("getSceneControlButtons", controls);
+  const tools = Object.values(controls.tokens.tools).filter((tool) => tool.visible !== false)
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  if (!tools.length) return;
+  const row = document.createElement("div");
+  row.className = "scene-tools";
+  for (const tool of tools) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "ghost scene-tool";
+    b.dataset.tool = tool.name;
+    b.textContent = game.i18n.localize(tool.title);
+    b.addEventListener("click", (ev) => tool.onChange?.(ev, true));
+    row.append(b);
+  }
+  document.getElementById("shoot-hint").after(row);
 }

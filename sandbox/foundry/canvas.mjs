@@ -240,9 +240,10 @@ export class SceneView {
     scale.innerHTML = `<rect width="${size * 2}" height="10" fill="#222"/><rect width="${size}" height="10" fill="#eee"/>
       <text x="0" y="-10" class="scale-text">0</text><text x="${size * 2}" y="-10" class="scale-text" text-anchor="end">${2 * canvasObj.grid.distance} ${escapeHTML(canvasObj.grid.units)}</text>`;
     this.root.append(scale);
+    this.templates = svg("g", { class: "templates" });
     this.lines = svg("g", { class: "range-lines" });
     this.tokens = svg("g", { class: "tokens" });
-    this.root.append(this.lines, this.tokens);
+    this.root.append(this.templates, this.lines, this.tokens);
     this.root.addEventListener("pointerdown", (ev) => {
       if (ev.button === 0) this.hud.clear();
       if (ev.button === 0 && !ev.target.closest(".token")) canvasObj.tokens.releaseAll();
@@ -267,6 +268,14 @@ export class SceneView {
       if (ev.key.toLowerCase() === "t" && this.hover && !ev.target.closest("input,select,textarea")) {
         this.hover.setTarget(!this.hover.isTargeted, { releaseOthers: !ev.shiftKey });
       }
+      // [ and ] turn the selected tokens 45° (Shift: 15°) anticlockwise / clockwise.
+      if ((ev.key === "[" || ev.key === "]") && !ev.target.closest("input,select,textarea")) {
+        const step = (ev.shiftKey ? 15 : 45) * (ev.key === "]" ? 1 : -1);
+        for (const token of canvasObj.tokens.controlled) {
+          const rotation = (((token.document.rotation ?? 0) + step) % 360 + 360) % 360;
+          token.document.update({ rotation }).catch((err) => ui.notifications.warn(err.message));
+        }
+      }
     });
   }
 
@@ -277,10 +286,33 @@ export class SceneView {
     return pt.matrixTransform(this.root.getScreenCTM().inverse());
   }
 
+  /** MeasuredTemplate circles (blasts): distance in scene units. */
+  drawTemplates() {
+    if (!this.templates) return;
+    const { grid } = this.canvas;
+    this.templates.innerHTML = "";
+    for (const doc of this.canvas.scene?.templates ?? []) {
+      if ((doc.t ?? "circle") !== "circle") continue;
+      const r = ((doc.distance ?? 0) / grid.distance) * grid.size;
+      const blast = doc.flags?.firefight?.blast ?? "";
+      const circle = svg("circle", { cx: doc.x, cy: doc.y, r, class: `template ${blast}`, "data-template-id": doc.id,
+        "data-blast": blast, fill: doc.fillColor ?? "#c0392b", stroke: doc.borderColor ?? "#c0392b" });
+      // Double-click a template to remove it (its owner or a GM).
+      circle.addEventListener("dblclick", () => {
+        if (doc.isOwner) this.canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", [doc.id]);
+      });
+      circle.append(svg("title"));
+      circle.firstChild.textContent = `${doc.flags?.firefight?.label ?? ""} ${doc.distance} ${grid.units} (double-click to remove)`.trim();
+      this.templates.append(circle);
+      this.templates.append(svg("circle", { cx: doc.x, cy: doc.y, r: 6, class: "template-centre", fill: doc.borderColor ?? "#c0392b" }));
+    }
+  }
+
   draw() {
     if (!this.canvas) return;
     const { grid } = this.canvas;
     const size = grid.size;
+    this.drawTemplates();
     this.tokens.innerHTML = "";
     for (const token of this.canvas.tokens.placeables) {
       const g = svg("g", { class: `token${token.controlled ? " controlled" : ""}${token.isTargeted ? " targeted" : ""}`,
@@ -303,6 +335,8 @@ export class SceneView {
         ${statuses.includes("dead") ? `<path class="dead-mark" d="M ${size * 0.2} ${size * 0.2} L ${size * 0.8} ${size * 0.8} M ${size * 0.8} ${size * 0.2} L ${size * 0.2} ${size * 0.8}"/>` : ""}
         <g class="statuses">${statuses.map((id, i) => `<g class="status" data-status="${escapeHTML(id)}" transform="translate(${size * 0.86},${size * 0.1 + i * 30})">
           <circle r="14"/><text text-anchor="middle" y="6">${escapeHTML(STATUS_ICONS[id] ?? id.slice(0, 2))}</text><title>${escapeHTML(id)}</title></g>`).join("")}</g>
+        <g class="facing" data-rotation="${token.document.rotation ?? 0}" transform="rotate(${token.document.rotation ?? 0} ${size / 2} ${size / 2})">
+          <path d="M ${size * 0.34} ${size * 0.9} L ${size * 0.66} ${size * 0.9} L ${size / 2} ${size * 1.06} z"/></g>
         <g class="reticle">${[0, 90, 180, 270].map((a) => `<path d="M ${size / 2} ${-size * 0.08} l -12 -16 h 24 z" transform="rotate(${a} ${size / 2} ${size / 2})"/>`).join("")}</g>
         <g class="nameplate" transform="translate(${size / 2},${size * 1.12})"><rect x="-${size * 1.05}" y="-22" width="${size * 2.1}" height="32" rx="7"/>
           <text text-anchor="middle" y="1">${escapeHTML(token.name)}</text></g>`;
@@ -406,6 +440,7 @@ export class Canvas {
     this.view.attach(this);
     this.view.draw();
     this.ready = true;
+    for (const hook of ["createMeasuredTemplate", "deleteMeasuredTemplate"]) Hooks.on(hook, () => this.view.drawTemplates());
     Hooks.on("createToken", (doc) => {
       if (doc.parent !== this.scene) return;
       this.tokens.objects.set(doc.id, new Token(doc, this.tokens));

@@ -259,10 +259,19 @@ export class TokenDocument extends Document {
   }
 }
 
+export class MeasuredTemplateDocument extends Document {
+  static documentName = "MeasuredTemplate";
+  _isOwnedBy(user) {
+    return user?.id === this._source.user;
+  }
+}
+
 export class Scene extends Document {
   static documentName = "Scene";
   _initialize() {
-    const { tokens = [], ...rest } = this._source;
+    const { tokens = [], templates = [], ...rest } = this._source;
+    this.templates ??= new Collection();
+    for (const data of templates) if (!this.templates.has(data._id)) this.templates.set(data._id, new MeasuredTemplateDocument(data, { parent: this }));
     for (const [k, v] of Object.entries(rest)) {
       if (k === "_id" || k in Scene.prototype) continue;
       this[k] = v;
@@ -277,10 +286,43 @@ export class Scene extends Document {
     }
   }
   async createEmbeddedDocuments(embeddedName, list, options = {}) {
+    if (embeddedName === "MeasuredTemplate") {
+      // Players may draw templates (Foundry's default TEMPLATE_CREATE permission).
+      const docs = this._createTemplates(list.map((d) => ({ user: game.user.id, ...d })), options, game.user.id);
+      net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: docs.map((d) => d.toObject()), userId: game.user.id });
+      return docs;
+    }
     if (!game.user?.isGM) throw permissionError(game.user, "create tokens on", this);
     const docs = this._createTokens(list, options, game.user.id);
     net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: docs.map((d) => d.toObject()), userId: game.user.id });
     return docs;
+  }
+  /** MeasuredTemplate documents (circles drawn on the scene: blasts). */
+  _createTemplates(list, options, userId) {
+    this._source.templates ??= [];
+    this.templates ??= new Collection();
+    const docs = [];
+    for (const data of list) {
+      const doc = new MeasuredTemplateDocument({ _id: data._id ?? randomID(), ...data }, { parent: this });
+      this._source.templates.push(deepClone(doc._source));
+      this.templates.set(doc.id, doc);
+      docs.push(doc);
+      Hooks.callAll("createMeasuredTemplate", doc, options, userId);
+    }
+    return docs;
+  }
+  async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
+    if (embeddedName !== "MeasuredTemplate") throw new Error(`Sandbox: cannot delete ${embeddedName} from a Scene`);
+    this._deleteTemplates(ids, options, game.user.id);
+    net.send("deleteEmbedded", { uuid: this.uuid, embedded: embeddedName, ids, userId: game.user.id });
+  }
+  _deleteTemplates(ids, options, userId) {
+    this._source.templates = (this._source.templates ?? []).filter((d) => !ids.includes(d._id));
+    for (const id of ids) {
+      const doc = this.templates?.get(id);
+      this.templates?.delete(id);
+      if (doc) Hooks.callAll("deleteMeasuredTemplate", doc, options, userId);
+    }
   }
   _createTokens(list, options, userId) {
     const docs = [];
@@ -443,5 +485,10 @@ net.on("createEmbedded", ({ uuid, embedded, data, userId }) => {
   if (!parent) return;
   if (embedded === "Item") createItems(parent, data, userId);
   else if (embedded === "Token") parent._createTokens(data, {}, userId);
+  else if (embedded === "MeasuredTemplate") parent._createTemplates(data, {}, userId);
 });
-net.on("deleteEmbedded", ({ uuid, ids, userId }) => fromUuidSync(uuid)?._deleteItems?.(ids, {}, userId));
+net.on("deleteEmbedded", ({ uuid, embedded, ids, userId }) => {
+  const parent = fromUuidSync(uuid);
+  if (embedded === "MeasuredTemplate") parent?._deleteTemplates?.(ids, {}, userId);
+  else parent?._deleteItems?.(ids, {}, userId);
+});

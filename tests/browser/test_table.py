@@ -48,7 +48,8 @@ def test_page_loads(table: Any) -> None:
     for name in (RIFLEMAN, OFFICER, RHINO):
         assert table.token(name).count() == 1
     api = page.evaluate("() => Object.keys(game.modules.get('firefight').api).sort()")
-    assert api == ["apply", "engine", "odds", "resolve", "settings", "sheet", "shoot", "undo"]
+    assert api == ["act", "advanceTime", "apply", "combat", "engine", "explodeAt", "metresBetween",
+                   "odds", "resolve", "settings", "sheet", "shoot", "undo"]
     assert page.evaluate("() => game.settings.get('firefight', 'ruleset')") == "soe"
     assert table.errors == []
     assert table.console_errors == []

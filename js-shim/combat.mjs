@@ -1,0 +1,368 @@
+// Combat: activation by chit pull, and the end of a turn, in Foundry's combat tracker.
+//
+// Ruleset-agnostic: a ruleset whose engine offers a `draw_chits` action draws each round's
+// activation order from a cup; one that offers `end_of_turn` settles the round before the next
+// draw (SHOCK: shock checks, stunned units recover). The units of both requests are built from
+// the combatants and their actors' `flags.firefight.<ruleset>`, with the fields the ruleset's
+// request schema takes.
+//
+// How the order drives Foundry's turns. Foundry keeps one initiative per combatant, so
+// `combat.turns` cannot say that a unit acts twice, or in which phase. The drawn order is kept on
+// the combat instead, as its own turn sequence:
+//   combat.flags.firefight.activations = {round, ruleset, list: [{combatantId, name, phase, chit,
+//     seq, stunned}], index, skipped: [indexes of activations lost to a stun], messageId}
+// and `combat.turn` always points at the combatant of `list[index]`. Only public hooks are used,
+// no core class is patched:
+// - "combatTurn"(combat, updateData, updateOptions) fires before the update of nextTurn /
+//   previousTurn, and updateData may be mutated: it is pointed at the next activation whose unit
+//   can act (a stunned unit's activation is skipped and remembered, its stun is then served; a
+//   unit in shock or dead is passed over); after the last activation, at the next round.
+// - "combatRound" likewise: Foundry's nextTurn calls nextRound past the last combatant of
+//   `turns`; while the drawn order has activations left, that is turned back into the next
+//   activation. An explicit "end the round" is `api.combat.endRound()`.
+// - "updateCombat": when the round goes up (startCombat, the last activation, nextRound), the
+//   active GM settles the round that ended (`end_of_turn`: card, then its effects applied through
+//   the apply path, so states show on the tokens) and draws the new round (`draw_chits`: card,
+//   its dice are the draws), then points the combat at the first activation.
+// - "renderCombatTracker": the tracker lists the activations, the current one highlighted.
+// Rewinding into a previous round is not supported (its order is spent and settled).
+import { MODULE_ID } from "./config.mjs";
+import { t } from "./i18n.mjs";
+import { escapeHTML } from "./form.mjs";
+import { currentRuleset, postCard, reportError, resolveWithEntropy } from "./shoot.mjs";
+import { rulesetSettings } from "./settings.mjs";
+
+export const FLAG = "activations";
+const IDENTITY = ["name", "actor_id", "token_id", "combatant_id"];
+
+// --- pure helpers ------------------------------------------------------------------------------
+
+/**
+ * The fields of a unit in a multi-unit action's request (`units: [...]`), read from the
+ * ruleset's request JSON schema; null if the ruleset has no such action.
+ */
+export function unitFields(requestSchema, action) {
+  const defs = requestSchema?.$defs ?? {};
+  const deref = (s) => (s?.$ref ? defs[s.$ref.split("/").pop()] : s);
+  const variants = [...(requestSchema?.oneOf ?? requestSchema?.anyOf ?? []), requestSchema];
+  for (const variant of variants.map(deref)) {
+    const props = variant?.properties ?? {};
+    const a = props.action;
+    if (!a || (a.const !== action && !(a.enum ?? []).includes(action))) continue;
+    const unit = deref(props.units?.items);
+    return unit?.properties ? Object.keys(unit.properties) : null;
+  }
+  return null;
+}
+
+/**
+ * One combatant as a unit of a multi-unit request: who it is (name, actor, token, combatant) and
+ * the actor's data the unit takes; `extra` adds table facts (`skipped_turn`). null without data.
+ */
+export function unitOf({ combatant, actor, stats }, fields, extra = {}) {
+  if (!stats || !fields) return null;
+  const unit = {
+    name: String(combatant.name ?? actor?.name ?? ""),
+    actor_id: actor?.id ?? null,
+    token_id: combatant.tokenId ?? null,
+    combatant_id: combatant.id ?? null,
+  };
+  for (const f of fields) {
+    if (IDENTITY.includes(f)) continue;
+    if (f in extra) unit[f] = extra[f];
+    else if (stats[f] !== undefined && stats[f] !== null) unit[f] = stats[f];
+  }
+  for (const k of Object.keys(unit)) if (!fields.includes(k)) delete unit[k];
+  return unit;
+}
+
+/** The engine's drawn order (`outcome.order`) -> the combat's activation list. */
+export function activationsFromOrder(order) {
+  return (order ?? []).map((d, i) => ({
+    combatantId: d.combatant_id ?? null, name: d.name ?? "", phase: d.phase ?? null,
+    chit: d.chit ?? 1, seq: d.seq ?? i + 1, stunned: Boolean(d.stunned),
+  }));
+}
+
+/** Activations per combatant id, e.g. {c1: 8, c2: 1}. */
+export function countByCombatant(list) {
+  const out = {};
+  for (const a of list ?? []) out[a.combatantId] = (out[a.combatantId] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * From activation `index`, the next one in `direction` (+1 / -1) whose unit can act.
+ * `blocked(activation, i)` says why a unit cannot: "stunned" (the activation is lost and
+ * remembered: going forward only) or "out" (in shock, dead: passed over), or null.
+ * -> {index (null: none left that way), skipped: [indexes of stunned activations passed]}.
+ */
+export function advance(list, index, direction, blocked) {
+  const step = direction < 0 ? -1 : 1;
+  const skipped = [];
+  for (let i = index + step; i >= 0 && i < list.length; i += step) {
+    const why = blocked(list[i], i);
+    if (!why) return { index: i, skipped };
+    if (why === "stunned" && step > 0) skipped.push(i);
+  }
+  return { index: null, skipped };
+}
+
+/** Combatant ids whose activation was skipped while stunned. */
+export function skippedUnits(state) {
+  return new Set((state?.skipped ?? []).map((i) => state.list?.[i]?.combatantId).filter(Boolean));
+}
+
+/** Index of a combatant in `combat.turns` (0 if it is not there). */
+export function turnIndexOf(turns, combatantId) {
+  return Math.max(0, (turns ?? []).findIndex((c) => c.id === combatantId));
+}
+
+/** Why a unit cannot take its activation, from its token statuses (the engine's `apply` sets them). */
+export function blockedByStatuses(statuses, { defeated = false, drawnStunned = false, known = true } = {}) {
+  if (!known) return drawnStunned ? "stunned" : null;
+  if (defeated || statuses.has("dead") || statuses.has("unconscious")) return "out";
+  if (statuses.has("stun")) return "stunned";
+  return null;
+}
+
+/** The activation list as tracker HTML. */
+export function activationsHTML(state, { pending = false, blocked = (a) => (a.stunned ? "stunned" : null) } = {}) {
+  const head = `<header class="ff-activations-header"><h4>${escapeHTML(t("FIREFIGHT.ui.combat.order", "Activation order (chit pull)"))}</h4>`;
+  if (pending) {
+    return `<section class="firefight-activations" data-pending="true">${head}</header><p class="ff-activations-note">${escapeHTML(t("FIREFIGHT.ui.combat.drawing", "Drawing chits…"))}</p></section>`;
+  }
+  if (!state?.list) return "";
+  const skipped = new Set(state.skipped ?? []);
+  const count = t("FIREFIGHT.ui.combat.count", "Round {round}: {n} activations", { round: state.round, n: state.list.length });
+  const drawnBefore = new Map(); // unit|phase -> chits of it drawn so far (the chit's number is its identity, not its order)
+  const items = state.list.map((a, i) => {
+    const key = `${a.combatantId}|${a.phase}`;
+    const nth = (drawnBefore.get(key) ?? 0) + 1;
+    drawnBefore.set(key, nth);
+    const ahead = i > state.index ? blocked(a, i) : null; // what will become of it, as things stand
+    const cls = ["ff-activation", i === state.index ? "current" : "", i < state.index ? "done" : "",
+      skipped.has(i) ? "skipped" : "", a.stunned ? "stunned" : "", ahead === "out" ? "out" : ""].filter(Boolean).join(" ");
+    const phase = a.phase ? t("FIREFIGHT.ui.combat.phase", "P{phase}", { phase: a.phase }) : "";
+    const note = skipped.has(i) ? ` <span class="ff-note">${escapeHTML(t("FIREFIGHT.ui.combat.skipped", "skipped: stunned"))}</span>`
+      : ahead === "stunned" ? ` <span class="ff-note">${escapeHTML(t("FIREFIGHT.ui.combat.stunned", "stunned"))}</span>` : "";
+    return `<li class="${cls}" data-index="${i}" data-combatant-id="${escapeHTML(a.combatantId ?? "")}" data-phase="${a.phase ?? ""}">`
+      + `<span class="ff-phase">${escapeHTML(phase)}</span> <span class="ff-name">${escapeHTML(a.name)}</span>${nth > 1 ? ` <span class="ff-chit">${escapeHTML(t("FIREFIGHT.ui.combat.second", "2nd chit"))}</span>` : ""}${note}</li>`;
+  }).join("");
+  return `<section class="firefight-activations" data-round="${state.round}" data-count="${state.list.length}" data-index="${state.index}">${head}`
+    + `<span class="ff-activations-count">${escapeHTML(count)}</span></header><ol>${items}</ol></section>`;
+}
+
+// --- the table side ----------------------------------------------------------------------------
+
+export function stateOf(combat) {
+  return combat?.flags?.[MODULE_ID]?.[FLAG] ?? null;
+}
+
+function isActiveGM() {
+  const active = game.users?.activeGM;
+  return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
+}
+
+function setActivationFlags(updateData, state) {
+  updateData.flags ??= {};
+  updateData.flags[MODULE_ID] ??= {};
+  updateData.flags[MODULE_ID][FLAG] = state;
+}
+
+function rulesetDataOf(actor, ruleset) {
+  return actor?.flags?.[MODULE_ID]?.[ruleset] ?? null;
+}
+
+export class ChitActivation {
+  constructor(engine, applier) {
+    this.engine = engine;
+    this.applier = applier;
+    this.rulesetsP = null;
+    this.schemas = new Map();
+    this.queue = Promise.resolve();
+    this.pending = new Set(); // combat ids whose round is being drawn
+    this.endRoundMarker = new Set(); // combat ids whose nextRound ends the round on purpose
+  }
+
+  /** The actions the engine offers for a ruleset. */
+  async actions(ruleset) {
+    this.rulesetsP ??= this.engine.call("rulesets").catch((err) => {
+      this.rulesetsP = null;
+      throw err;
+    });
+    const list = await this.rulesetsP;
+    const entry = (Array.isArray(list) ? list : list?.rulesets ?? []).find((r) => r.id === ruleset);
+    return entry?.actions ?? [];
+  }
+
+  async fields(ruleset, action) {
+    if (!this.schemas.has(ruleset)) {
+      const p = this.engine.call("schema", { ruleset });
+      this.schemas.set(ruleset, p);
+      p.catch(() => this.schemas.delete(ruleset));
+    }
+    return unitFields((await this.schemas.get(ruleset)).request, action);
+  }
+
+  blocked(combat) {
+    return (activation) => {
+      const c = combat.combatants?.get?.(activation.combatantId);
+      if (!c) return "out";
+      const actor = c.actor;
+      return blockedByStatuses(actor?.statuses ?? new Set(), {
+        defeated: Boolean(c.defeated), drawnStunned: activation.stunned, known: Boolean(actor),
+      });
+    };
+  }
+
+  /** Hooks.on("combatTurn"): point the turn at the next activation whose unit can act. */
+  onCombatTurn(combat, updateData, updateOptions = {}) {
+    const state = stateOf(combat);
+    if (!state?.list || state.round !== combat.round) return;
+    const direction = (updateOptions.direction ?? 1) < 0 ? -1 : 1;
+    const step = advance(state.list, state.index, direction, this.blocked(combat));
+    const skipped = [...(state.skipped ?? []), ...step.skipped];
+    if (step.index === null) {
+      if (direction < 0) {
+        Object.assign(updateData, { round: combat.round, turn: combat.turn });
+        return;
+      }
+      // Every chit of the round is spent: the round ends (and the next one is drawn).
+      Object.assign(updateData, { round: combat.round + 1, turn: 0 });
+      setActivationFlags(updateData, { ...state, index: state.list.length, skipped });
+      return;
+    }
+    Object.assign(updateData, { round: combat.round, turn: turnIndexOf(combat.turns, state.list[step.index].combatantId) });
+    setActivationFlags(updateData, { ...state, index: step.index, skipped });
+  }
+
+  /** Hooks.on("combatRound"): Foundry's nextTurn past the last combatant goes on in the drawn order. */
+  onCombatRound(combat, updateData, updateOptions = {}) {
+    const state = stateOf(combat);
+    if (!state?.list || state.round !== combat.round) return;
+    const direction = (updateOptions.direction ?? 1) < 0 ? -1 : 1;
+    if (direction > 0) {
+      const onPurpose = this.endRoundMarker.delete(combat.id);
+      const fromLastTurn = combat.turn === combat.turns.length - 1;
+      const left = advance(state.list, state.index, 1, this.blocked(combat)).index !== null;
+      if (onPurpose || !fromLastTurn || !left) return; // the round ends
+    }
+    this.onCombatTurn(combat, updateData, { ...updateOptions, direction });
+  }
+
+  /** End the current round on purpose (the remaining activations are lost). */
+  async endRound(combat = game.combat) {
+    if (!combat) return null;
+    this.endRoundMarker.add(combat.id);
+    try {
+      return await combat.nextRound();
+    } finally {
+      this.endRoundMarker.delete(combat.id);
+    }
+  }
+
+  /** Hooks.on("updateCombat"): a new round is settled and drawn by the active GM. */
+  onUpdateCombat(combat, changed) {
+    if (!("round" in (changed ?? {})) || !isActiveGM()) return;
+    const state = stateOf(combat);
+    if (!combat.round || (state && state.round >= combat.round)) return;
+    this.pending.add(combat.id);
+    ui.combat?.render?.();
+    const run = this.queue.then(() => this.newRound(combat)).catch((err) => reportError(err)).finally(() => {
+      this.pending.delete(combat.id);
+      ui.combat?.render?.();
+    });
+    this.queue = run;
+    return run;
+  }
+
+  /** The units of an action's request from the combat's combatants. */
+  async units(combat, ruleset, action, extra = () => ({})) {
+    const fields = await this.fields(ruleset, action);
+    if (!fields) return [];
+    return combat.turns.map((combatant) => {
+      const actor = combatant.actor;
+      return unitOf({ combatant, actor, stats: rulesetDataOf(actor, ruleset) }, fields, extra(combatant));
+    }).filter(Boolean);
+  }
+
+  async newRound(combat) {
+    if (!game.combats?.get?.(combat.id)) return;
+    const state = stateOf(combat);
+    if (state && state.round >= combat.round) return; // drawn already
+    const ruleset = currentRuleset();
+    const actions = await this.actions(ruleset);
+    if (!actions.includes("draw_chits")) return;
+    const settings = rulesetSettings(ruleset);
+    if (state?.list && state.round < combat.round && actions.includes("end_of_turn") && !state.settled) {
+      await this.endOfTurn(combat, ruleset, state, settings);
+    }
+    await this.draw(combat, ruleset, settings);
+  }
+
+  /** The end of the turn: every unit's wounds and state, and whether a stun was served. */
+  async endOfTurn(combat, ruleset, state, settings) {
+    const served = skippedUnits(state);
+    const units = await this.units(combat, ruleset, "end_of_turn", (c) => ({ skipped_turn: served.has(c.id) }));
+    if (!units.length) return null;
+    const request = { ruleset, action: "end_of_turn", units, settings };
+    const reply = await resolveWithEntropy(this.engine, request);
+    const message = await postCard(reply, request, null);
+    if (message && (reply.result?.effects ?? []).length) await this.applier.request(message);
+    await combat.update({ [`flags.${MODULE_ID}.${FLAG}.settled`]: true });
+    return message;
+  }
+
+  /** Draw the round's chits; the combat's turn goes to the first activation that can act. */
+  async draw(combat, ruleset, settings) {
+    const units = await this.units(combat, ruleset, "draw_chits");
+    if (!units.length) return null;
+    const request = { ruleset, action: "draw_chits", units, turn: Math.max(1, combat.round), settings };
+    const reply = await resolveWithEntropy(this.engine, request);
+    const message = await postCard(reply, request, null);
+    const list = activationsFromOrder(reply.result?.outcome?.order);
+    const first = advance(list, -1, 1, this.blocked(combat));
+    const index = first.index ?? list.length;
+    const next = { round: combat.round, ruleset, list, index, skipped: first.skipped, settled: false, messageId: message?.id ?? null };
+    const update = { [`flags.${MODULE_ID}.${FLAG}`]: next };
+    if (first.index !== null) update.turn = turnIndexOf(combat.turns, list[first.index].combatantId);
+    await combat.update(update);
+    return message;
+  }
+
+  /** Hooks.on("renderCombatTracker"): the activation order under the turn list. */
+  onRenderCombatTracker(app, html) {
+    const root = html instanceof HTMLElement ? html : html?.[0];
+    if (!root) return;
+    root.querySelector(".firefight-activations")?.remove();
+    const combat = app?.viewed ?? game.combat;
+    if (!combat) return;
+    const pending = this.pending.has(combat.id);
+    const state = stateOf(combat);
+    const markup = activationsHTML(state?.round === combat.round ? state : null, { pending, blocked: this.blocked(combat) });
+    if (!markup) return;
+    const holder = document.createElement("div");
+    holder.innerHTML = markup;
+    const section = holder.firstElementChild;
+    const list = root.querySelector("ol.combat-tracker, #combat-tracker");
+    if (list) list.after(section);
+    else root.append(section);
+  }
+
+  /** Register the hooks (at module load). */
+  listen() {
+    Hooks.on("combatTurn", (c, d, o) => this._safe(() => this.onCombatTurn(c, d, o)));
+    Hooks.on("combatRound", (c, d, o) => this._safe(() => this.onCombatRound(c, d, o)));
+    Hooks.on("updateCombat", (c, changed) => this._safe(() => this.onUpdateCombat(c, changed)));
+    Hooks.on("renderCombatTracker", (app, html) => this._safe(() => this.onRenderCombatTracker(app, html)));
+  }
+
+  _safe(fn) {
+    try {
+      fn();
+    } catch (err) {
+      console.error("Firefight |", err);
+    }
+  }
+}

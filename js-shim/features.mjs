@@ -1,0 +1,334 @@
+// Table features built on the actions path (actions.mjs), each a generic mechanism that
+// config.mjs (TABLE_FEATURES) switches on per ruleset with the names of its data:
+//   sheet actions (buttons on the Firefight tab), effects when a combat ends, facing
+//   (`bearing_deg` from the token's rotation) and sighting-in memory (`sighting_turns`) for any
+//   ruleset whose shot options have them, exploding rounds that deviate (template + blast), and
+//   the healing clock ("Advance time").
+import { MODULE_ID, tableFeatures } from "./config.mjs";
+import { t } from "./i18n.mjs";
+import { escapeHTML } from "./form.mjs";
+import { flagUpdate } from "./apply.mjs";
+import { rulesetData } from "./request.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
+import { runAction, registerExtraAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
+import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween } from "./geometry.mjs";
+
+const localize = (k) => game.i18n.localize(k);
+
+/**
+ * Pure: which points of a clock (`hours`, e.g. the critical points 0.5, 1, 3, 6, 12 h) fall due
+ * when it moves from `elapsed` by `step` hours, after the `done` first ones. -> [1-based points]
+ */
+export function duePoints(hours, elapsed, step, done = 0) {
+  const now = elapsed + step;
+  const out = [];
+  for (let p = done + 1; p <= hours.length; p++) if (hours[p - 1] <= now + 1e-9) out.push(p);
+  return out;
+}
+
+/** Pure: the whole hours reached when moving from `elapsed` by `step` hours. */
+export function dueHours(elapsed, step) {
+  const out = [];
+  for (let h = Math.floor(elapsed) + 1; h <= Math.floor(elapsed + step + 1e-9); h++) out.push(h);
+  return out;
+}
+
+/** Pure: the five texts of a RollTable's results, in the order of their ranges. */
+export function tableTexts(results) {
+  return [...results].sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0))
+    .map((r) => String(r.text ?? r.description ?? r.name ?? "")).slice(0, 5);
+}
+
+/** Pure: the buttons of a sheet's actions for an actor's stats: [{action, label, values, dialog}]. */
+export function sheetButtons(ruleset, specs, stats, localizeFn = (k) => k) {
+  const out = [];
+  for (const spec of specs ?? []) {
+    const label = actionLabel(ruleset, spec.action, localizeFn);
+    if (spec.each) {
+      for (const entry of [...new Set(stats?.[spec.each] ?? [])]) {
+        const key = spec.labelKey ? `FIREFIGHT.${ruleset}.${spec.labelKey}.${entry}` : null;
+        const text = key && localizeFn(key) !== key ? localizeFn(key) : String(entry);
+        out.push({ action: spec.action, label: `${label}: ${text}`, values: { [spec.field]: entry }, dialog: Boolean(spec.dialog) });
+      }
+      continue;
+    }
+    const badge = spec.badge && Number(stats?.[spec.badge]) < 0 ? ` (${stats[spec.badge]})` : "";
+    out.push({ action: spec.action, label: `${label}${badge}`, values: {}, dialog: Boolean(spec.dialog), tables: spec.tables ?? null });
+  }
+  return out;
+}
+
+function tokenFor(actor) {
+  const tok = actor.getActiveTokens?.()[0];
+  return tok ?? { actor, name: actor.name, id: null, document: null };
+}
+
+function isActiveGM() {
+  const active = game.users?.activeGM;
+  return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
+}
+
+/** Write an engine "apply" of effects to one actor directly (table bookkeeping, no card). */
+async function applyDirect(engine, actor, ruleset, effects) {
+  const before = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
+  const out = await engine.call("apply", { ruleset, stats: before, effects });
+  if (!out.changes?.length) return out;
+  await actor.update(flagUpdate(ruleset, before, out.stats));
+  for (const [id, active] of Object.entries(out.statuses ?? {})) {
+    if (Boolean(actor.statuses?.has?.(id)) !== Boolean(active)) await actor.toggleStatusEffect?.(id, { active: Boolean(active) });
+  }
+  return out;
+}
+
+// --- sheet actions, RollTables, the end of combat ------------------------------------------------
+
+/** The world's RollTables for a ruleset's classes (flags.firefight.<ruleset>.<by>): {class: [5 texts]}. */
+export function worldTables(ruleset, by) {
+  const out = {};
+  for (const table of game.tables ?? []) {
+    const cls = table.flags?.[MODULE_ID]?.[ruleset]?.[by];
+    if (!cls) continue;
+    const texts = tableTexts(table.results?.contents ?? [...(table.results ?? [])]);
+    if (texts.length === 5) out[cls] = texts;
+  }
+  return out;
+}
+
+/** Add the ruleset's action buttons to the Firefight tab of a sheet. */
+export function addSheetActions(api, root, actor) {
+  const section = root?.querySelector?.(".firefight-sheet");
+  if (!section || !actor || section.querySelector(".ff-sheet-actions")) return;
+  const ruleset = currentRuleset();
+  const stats = rulesetData(actor, ruleset);
+  const specs = tableFeatures(ruleset).sheetActions;
+  if (!stats || !specs?.length) return;
+  const buttons = sheetButtons(ruleset, specs, stats, localize);
+  const box = document.createElement("div");
+  box.className = "ff-sheet-actions";
+  box.innerHTML = `<h4>${escapeHTML(t("FIREFIGHT.ui.actions.title", "Firefight actions"))}</h4>${buttons.map((b, i) =>
+    `<button type="button" data-firefight-act="${escapeHTML(b.action)}" data-index="${i}">${escapeHTML(b.label)}</button>`).join("")}`;
+  // Right under the ruleset's heading, where the referee sees them first.
+  const heading = section.querySelector(".ff-sheet-ruleset");
+  if (heading) heading.after(box);
+  else section.prepend(box);
+  for (const el of box.querySelectorAll("[data-firefight-act]")) {
+    el.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      const b = buttons[Number(el.dataset.index)];
+      const values = { ...b.values };
+      if (b.tables) {
+        const tables = worldTables(ruleset, b.tables.by);
+        if (Object.keys(tables).length) values[b.tables.field] = tables;
+      }
+      api.act(b.action, { actor: tokenFor(actor), values, dialog: b.dialog, apply: true });
+    });
+  }
+}
+
+/** deleteCombat: the ruleset's end-of-combat effects (e.g. a penalty that lasts the combat); the active GM applies them. */
+export async function onDeleteCombat(engine, combat) {
+  if (!isActiveGM()) return;
+  const ruleset = currentRuleset();
+  const rules = tableFeatures(ruleset).combatEnd ?? [];
+  if (!rules.length) return;
+  const actors = new Set();
+  for (const c of combat?.combatants ?? []) {
+    const actor = c.actor ?? c.token?.actor ?? game.actors.get(c.actorId);
+    if (actor) actors.add(actor);
+  }
+  for (const actor of actors) {
+    const stats = rulesetData(actor, ruleset);
+    if (!stats) continue;
+    const effects = rules.filter((r) => Number(stats[r.stat]) < 0).flatMap((r) => r.effects);
+    if (!effects.length) continue;
+    try {
+      await applyDirect(engine, actor, ruleset, effects);
+    } catch (err) {
+      reportError(err);
+    }
+  }
+}
+
+// --- facing and sighting in ----------------------------------------------------------------------
+
+/** Shot options from the scene (kept only when the ruleset's options have them): facing, sighting-in. */
+function sceneOptions({ a, b }) {
+  const out = { bearing_deg: Math.round(bearingDeg(a.center, b.center, a.document?.rotation ?? 0) * 10) / 10 };
+  const n = a.actor?.flags?.[MODULE_ID]?.sighting?.[b.id]?.n;
+  if (n) out.sighting_turns = n;
+  return out;
+}
+
+async function clearSighting(actor) {
+  if (actor?.flags?.[MODULE_ID]?.sighting && actor.isOwner) await actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
+}
+
+/** "Sight in": one more consecutive chance spent sighting in on the target (no roll). */
+async function sightIn(opts = {}) {
+  try {
+    const a = opts.actor?.object ?? opts.actor ?? canvas.tokens.controlled[0];
+    const b = opts.target?.object ?? opts.target ?? [...game.user.targets].find((tk) => tk !== a);
+    if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
+    if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
+    const n = (a.actor.flags?.[MODULE_ID]?.sighting?.[b.id]?.n ?? 0) + 1;
+    // Sighting in on another target starts over: only this target is kept.
+    await a.actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
+    await a.actor.update({ [`flags.${MODULE_ID}.sighting`]: { [b.id]: { n, round: game.combat?.round ?? null } } });
+    return postNote(escapeHTML(t("FIREFIGHT.ui.actions.note.sightIn", "{name} sights in on {target} ({n}).",
+      { name: a.name, target: b.name, n })), a, { sighting: { target: b.id, n } });
+  } catch (err) {
+    reportError(err);
+    return null;
+  }
+}
+
+/** Moving resets sighting-in. */
+function onUpdateToken(doc, diff, options, userId) {
+  if (userId !== game.user?.id || !("x" in diff || "y" in diff)) return;
+  clearSighting(doc.actor).catch((err) => console.error("Firefight |", err));
+}
+
+// --- exploding rounds ----------------------------------------------------------------------------
+
+async function drawBlast(point, radii, { label = "" } = {}) {
+  const mpu = metresPerSceneUnit();
+  const circle = (metres, blast, colour) => ({ t: "circle", x: point.x, y: point.y, distance: metres / mpu, direction: 0,
+    borderColor: colour, fillColor: colour, flags: { [MODULE_ID]: { blast, label } } });
+  const docs = [];
+  if (radii.outer_radius_m) docs.push(circle(radii.outer_radius_m, "outer", "#e0a800"));
+  if (radii.burst_radius_m) docs.push(circle(radii.burst_radius_m, "burst", "#c0392b"));
+  if (!docs.length) docs.push(circle(1, "impact", "#c0392b"));
+  try {
+    return await canvas.scene.createEmbeddedDocuments("MeasuredTemplate", docs);
+  } catch (err) {
+    console.warn("Firefight | could not draw the blast:", err);
+    return [];
+  }
+}
+
+/**
+ * An explosion at a scene point: the blast radii from the engine (a resolve without figures),
+ * drawn on the scene as MeasuredTemplates, then one explosion request with every token inside.
+ */
+export async function explodeAt(api, engine, point, { power, name = "", options = {}, ruleset = currentRuleset() } = {}) {
+  const spec = tableFeatures(ruleset).explosion;
+  if (!spec) throw new Error(t("FIREFIGHT.ui.actions.error.unknown", "{ruleset} has no action {action}.", { ruleset, action: "explosion" }));
+  const probe = await resolveWithEntropy(engine, { ruleset, action: spec.action, [spec.power]: power, name, targets: [], options });
+  const blast = probe.result.effects.find((e) => e.kind === spec.blast)?.params ?? {};
+  await drawBlast(point, blast, { label: name });
+  const ppm = pixelsPerMetre(canvas.grid, metresPerSceneUnit());
+  const reach = Math.max(blast.outer_radius_m ?? 0, blast.burst_radius_m ?? 0);
+  const inside = canvas.tokens.placeables.filter((tk) => rulesetData(tk.actor, ruleset) && inCircle(tk.center, point, reach * ppm));
+  if (!inside.length) {
+    await postNote(escapeHTML(t("FIREFIGHT.ui.actions.note.nobodyInside", "{name}: nobody inside the blast.", { name: name || "—" })), null);
+    return null;
+  }
+  return api.act(spec.action, { ruleset, targets: inside, origin: point, values: { [spec.power]: power, name }, options, dialog: false });
+}
+
+/** After a shot with an exploding round: where it lands (deviation on a miss), the blast, who is caught. */
+async function afterExplodingShot(api, engine, { ruleset, a, b, request, result }) {
+  const spec = tableFeatures(ruleset).explosion;
+  const power = request.weapon?.[spec?.power];
+  if (!spec || !power) return;
+  const impact = result.effects?.find((e) => e.kind === spec.impact);
+  let point = b.center;
+  if (impact) {
+    const p = impact.params ?? impact.value ?? {};
+    point = deviatedPoint(a.center, b.center, p.forward_m ?? 0, p.right_m ?? 0, pixelsPerMetre(canvas.grid, metresPerSceneUnit()));
+  } else if (!result.outcome?.hit) return;
+  await explodeAt(api, engine, point, { power, name: request.weapon.name, ruleset });
+}
+
+// --- the healing clock ---------------------------------------------------------------------------
+
+/**
+ * `hours` pass. Patients whose clock runs (the ruleset's condition, from a wound) get each point
+ * that falls due; unconscious ones a roll to wake each full hour; every result is posted and
+ * applied. The clock of each actor is kept in flags.firefight.healing.
+ */
+export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) {
+  const spec = tableFeatures(ruleset).healing;
+  if (!spec) return [];
+  if (!game.user?.isGM) {
+    ui.notifications?.warn(t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can do that."));
+    return [];
+  }
+  const messages = [];
+  const seen = new Set();
+  const stateOf = (message) => message?.flags?.[MODULE_ID]?.result?.outcome?.state;
+  for (const tok of canvas.tokens.placeables) {
+    const actor = tok.actor;
+    if (!actor || seen.has(actor.id) || !rulesetData(actor, ruleset) || actor.statuses?.has?.("dead")) continue;
+    seen.add(actor.id);
+    const ff = actor.flags?.[MODULE_ID] ?? {};
+    const healing = foundry.utils.deepClone(ff.healing ?? {});
+    const conditions = ff.conditions ?? [];
+    const start = [...conditions].reverse().find((c) => c.kind === spec.condition && c.value === "start");
+    const over = conditions.some((c) => c.kind === "state" && spec.over.includes(c.value));
+    if (start && !over) {
+      // A new wound restarts the clock.
+      const clock = healing.critical?.since === (start.messageId ?? null) ? healing.critical : { since: start.messageId ?? null, elapsed: 0, done: 0 };
+      for (const point of duePoints(spec.hours, clock.elapsed, hours, clock.done)) {
+        const message = await api.act(spec.action, { ruleset, actor: tok, values: { point }, dialog: false, apply: true });
+        clock.done = point;
+        if (message) messages.push(message);
+        if (spec.over.includes(stateOf(message))) break;
+      }
+      clock.elapsed += hours;
+      healing.critical = clock;
+    }
+    if (actor.statuses?.has?.(spec.unconscious)) {
+      const elapsed = healing.unconscious ?? 0;
+      for (const h of dueHours(elapsed, hours)) {
+        const message = await api.act(spec.wake, { ruleset, actor: tok, values: { hours_unconscious: h }, dialog: false, apply: true });
+        if (message) messages.push(message);
+        if (message?.flags?.[MODULE_ID]?.result?.outcome?.hit) {
+          await actor.toggleStatusEffect?.(spec.unconscious, { active: false });
+          break;
+        }
+      }
+      healing.unconscious = actor.statuses?.has?.(spec.unconscious) ? elapsed + hours : 0;
+    } else if (healing.unconscious) healing.unconscious = 0;
+    await actor.update({ [`flags.${MODULE_ID}.healing`]: healing });
+  }
+  game.time?.advance?.(Math.round(hours * 3600));
+  return messages;
+}
+
+async function advanceTimeDialog(api, ruleset) {
+  const DialogV2 = foundry.applications.api.DialogV2;
+  const title = t("FIREFIGHT.ui.actions.clock.advance", "Advance time");
+  const hours = await DialogV2.wait({
+    window: { title, icon: "fa-solid fa-clock" },
+    classes: ["firefight-dialog", "firefight-clock-dialog"],
+    content: `<div class="form-group"><label for="ff-advance-hours">${escapeHTML(t("FIREFIGHT.ui.actions.clock.hours", "Hours"))}</label>
+      <div class="form-fields"><select id="ff-advance-hours" name="hours">${[0.5, 1, 2, 3, 6, 12].map((h) => `<option value="${h}">${h} h</option>`).join("")}</select></div></div>`,
+    buttons: [{ action: "go", label: title, default: true, callback: (ev, button) => Number(button.form.elements.namedItem("hours").value) }],
+    rejectClose: false,
+  });
+  return typeof hours === "number" ? advanceTime(api, hours, ruleset) : [];
+}
+
+// --- wiring ------------------------------------------------------------------------------------
+
+const TABLE_ACTIONS = {
+  sight_in: () => sightIn,
+  advance_time: (api) => (opts) => (opts?.hours ? advanceTime(api, opts.hours, opts.ruleset) : advanceTimeDialog(api, opts?.ruleset)),
+};
+
+export function installFeatures(api, engine, rulesets) {
+  shotOptionProviders.push(sceneOptions);
+  shotListeners.push(({ a, request }) => (request.options && "sighting_turns" in request.options ? clearSighting(a.actor) : null));
+  shotListeners.push((ctx) => afterExplodingShot(api, engine, ctx));
+  for (const ruleset of rulesets) {
+    for (const name of tableFeatures(ruleset).actions ?? []) {
+      if (TABLE_ACTIONS[name]) registerExtraAction(ruleset, name, TABLE_ACTIONS[name](api));
+    }
+  }
+  Hooks.on("updateToken", onUpdateToken);
+  Hooks.on("deleteCombat", (combat) => onDeleteCombat(engine, combat).catch((err) => reportError(err)));
+  api.advanceTime = (hours) => advanceTime(api, hours);
+  api.explodeAt = (point, opts) => explodeAt(api, engine, point, opts);
+  api.metresBetween = metresBetween;
+}

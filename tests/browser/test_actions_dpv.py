@@ -1,0 +1,174 @@
+"""Firefight actions, 2300 AD (the dpv-npcs pack's house weapons): area fire at a group of
+targeted tokens (one card, every figure applied), a grenade that misses deviates (landing point
+and blast drawn as MeasuredTemplates, the tokens inside resolved by one explosion), an uncertain
+task hides the referee's die from the players and whispers the GM, and "Advance time" runs the
+critical points that fall due."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import Table
+from test_actions_soe import open_table
+
+AIM_JS = """([a, targets]) => {
+    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
+    canvas.tokens.releaseAll();
+    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
+    by(a).control();
+    for (const n of targets) by(n).setTarget(true, {releaseOthers: false});
+}"""
+LOW_DICE = """() => {
+    globalThis.__u = CONFIG.Dice.randomUniform;
+    CONFIG.Dice.randomUniform = () => 0.01;
+}"""
+REAL_DICE = "() => { CONFIG.Dice.randomUniform = globalThis.__u ?? CONFIG.Dice.randomUniform; }"
+LAST = "game.messages.contents.at(-1).flags.firefight"
+MESSAGE = "(id) => game.messages.get(id).flags.firefight"
+ACTOR = "(n) => canvas.tokens.placeables.find((t) => t.name === n).actor"
+GRENADE_JS = """async () => (await game.modules.get('firefight').api.shoot(
+    {dialog: false, weapon: 'Hand grenade (house)'})).id"""
+TASK_JS = """async () => game.modules.get('firefight').api.act('task',
+    {dialog: false, options: {preset: 'stabilize', uncertain: true}})"""
+SCENE_JS = """([a, b]) => {
+    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
+    return {a: by(a).center, b: by(b).center,
+            templates: canvas.scene.templates.map((t) => ({x: t.x, y: t.y, distance: t.distance,
+                                                            blast: t.flags.firefight.blast})),
+            drawn: document.querySelectorAll('#scene .templates .template').length};
+}"""
+INSIDE_JS = """([x, y]) => canvas.tokens.placeables
+    .filter((t) => Math.hypot(t.center.x - x, t.center.y - y) <= 200).map((t) => t.name)"""
+WOUNDED_JS = """async (n) => {
+    const actor = canvas.tokens.placeables.find((t) => t.name === n).actor;
+    await actor.update({effects: [], 'flags.firefight.dpv.shock': 2, 'flags.firefight.conditions': [
+        {kind: 'critical_points', value: 'start', delta: 0,
+         params: {hours: [0.5, 1, 3, 6, 12]}, messageId: 'wound1'}]});
+}"""
+POINTS_JS = """([n, name]) => game.messages.contents.slice(n)
+    .map((m) => m.flags.firefight?.request)
+    .filter((r) => r?.action === 'critical_point' && r.patient.name === name).map((r) => r.point)"""
+
+
+@pytest.fixture(scope="module")
+def dpv_table(server: str, browser: Any) -> Iterator[Table]:
+    t = open_table(server, browser, "dpv", "dpv-npcs")
+    yield t
+    t.context.close()
+
+
+def _names(page: Any) -> list[str]:
+    return list(page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)"))
+
+
+def test_area_fire_at_two_targeted_tokens_posts_one_card_and_applies_both(dpv_table: Table) -> None:
+    page = dpv_table.page
+    shooter, *others = _names(page)
+    page.evaluate(AIM_JS, [shooter, others[:2]])
+    before = page.evaluate("() => game.messages.size")
+    # The dialog: one row per figure with its distance and a place select.
+    page.evaluate("() => { game.modules.get('firefight').api.act('area_fire'); }")
+    dialog = page.locator("dialog.firefight-action-dialog")
+    dialog.wait_for()
+    assert dialog.locator(".ff-figures tr").count() == 2
+    dialog.locator('select[name="weapon"]').select_option(label="Assault rifle (house)")
+    dialog.locator('select[name="place.1"]').select_option("beyond")
+    dpv_table.shot("43-dpv-area-fire-dialog")
+    dialog.locator('[data-action="go"]').click()
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    mid = page.evaluate("() => game.messages.contents.at(-1).id")
+    request = page.evaluate(f"{MESSAGE}.request", mid)
+    assert request["action"] == "area_fire"
+    assert [f["name"] for f in request["targets"]] == others[:2]
+    assert [f["place"] for f in request["targets"]] == ["in_area", "beyond"]
+    assert all(f["distance_m"] > 0 for f in request["targets"])
+    assert page.evaluate("() => game.messages.size") == before + 1
+    page.evaluate("(id) => game.modules.get('firefight').api.apply(id)", mid)
+    page.wait_for_function(f"(id) => !!({MESSAGE})(id).applied", arg=mid)
+    result = page.evaluate(f"{MESSAGE}.result", mid)
+    hit = {e["params"]["name"] for e in result["effects"] if e.get("params", {}).get("name")}
+    applied = page.evaluate(f"(id) => Object.values(({MESSAGE})(id).applied.actors)", mid)
+    assert {a["name"] for a in applied} == hit
+
+
+def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_table: Table) -> None:
+    page = dpv_table.page
+    shooter, target, *_ = _names(page)
+    page.evaluate(AIM_JS, [shooter, [target]])
+    # to-hit 1: a miss; deviation 1D10 = 1 (x 1 m, direct fire); direction 1: short.
+    page.evaluate(LOW_DICE)
+    try:
+        mid = page.evaluate(GRENADE_JS)
+        page.wait_for_function(f"() => {LAST}?.result?.action === 'explosion'")
+    finally:
+        page.evaluate(REAL_DICE)
+    effects = page.evaluate(f"{MESSAGE}.result.effects", mid)
+    impact = next(e["params"] for e in effects if e["kind"] == "impact")
+    assert impact["forward_m"] == -1
+    assert impact["right_m"] == 0
+    geo = page.evaluate(SCENE_JS, [shooter, target])
+    # 1 m short of the target along the line of fire (the scene: 100 px = 5 m, 20 px a metre).
+    dx, dy = geo["b"]["x"] - geo["a"]["x"], geo["b"]["y"] - geo["a"]["y"]
+    length = (dx * dx + dy * dy) ** 0.5
+    land = {"x": geo["b"]["x"] - dx / length * 20, "y": geo["b"]["y"] - dy / length * 20}
+    blasts = {t["blast"]: t for t in geo["templates"]}
+    assert set(blasts) == {"burst", "outer"}
+    assert geo["drawn"] == 2
+    assert blasts["burst"]["x"] == pytest.approx(land["x"])
+    assert blasts["burst"]["y"] == pytest.approx(land["y"])
+    assert blasts["burst"]["distance"] == 5
+    assert blasts["outer"]["distance"] == 10
+    dpv_table.shot("44-dpv-grenade-deviation")
+    explosion = page.evaluate(f"() => {LAST}.request")
+    inside = page.evaluate(INSIDE_JS, [land["x"], land["y"]])
+    assert target in inside
+    assert sorted(f["name"] for f in explosion["targets"]) == sorted(inside)
+    by_name = {f["name"]: f for f in explosion["targets"]}
+    assert by_name[target]["distance_m"] == pytest.approx(1)
+
+
+def test_uncertain_task_hides_the_referee_die_and_whispers_the_gm(dpv_table: Table) -> None:
+    page = dpv_table.page
+    shooter, *_ = _names(page)
+    page.evaluate(AIM_JS, [shooter, []])
+    before = page.evaluate("() => game.messages.size")
+    page.evaluate(TASK_JS)
+    news = page.evaluate("""(n) => game.messages.contents.slice(n).map((m) => ({
+        whisper: m._source.whisper ?? [], flavors: m.rolls.map((r) => r.options.flavor),
+        result: !!m.flags.firefight?.result, hidden: !!m.flags.firefight?.hidden}))""", before)
+    assert len(news) == 2
+    public, gm = news
+    assert public["whisper"] == []
+    assert public["hidden"]
+    assert not public["result"]
+    assert not any("referee" in f for f in public["flavors"])
+    assert gm["whisper"] == ["sandboxGamemastr"]
+    assert gm["result"]
+    assert any("referee" in f for f in gm["flavors"])
+
+
+def test_advancing_time_runs_a_critical_point(dpv_table: Table) -> None:
+    page = dpv_table.page
+    patient = _names(page)[-1]  # not caught by the fire of the tests above
+    page.evaluate(WOUNDED_JS, patient)
+    before = page.evaluate("() => game.messages.size")
+    page.locator('#shot-panel [data-tool="firefightAdvanceTime"]').click()
+    dialog = page.locator("dialog.firefight-dialog", has_text="Hours")
+    dialog.locator('select[name="hours"]').select_option("0.5")
+    dialog.locator('[data-action="go"]').click()
+    page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=20000)
+    page.wait_for_function(f"{ACTOR}.flags.firefight.healing ?? false", arg=patient)
+    # Others wounded by the earlier tests run their own clocks: the patient's card is among them.
+    points = page.evaluate(POINTS_JS, [before, patient])
+    assert points == [1]
+    healing = page.evaluate(f"{ACTOR}.flags.firefight.healing", patient)
+    assert healing["critical"]["done"] == 1
+    assert healing["critical"]["elapsed"] == 0.5
+    # Another half hour: the 1-hour point.
+    before = page.evaluate("() => game.messages.size")
+    page.evaluate("async () => game.modules.get('firefight').api.advanceTime(0.5)")
+    assert page.evaluate(POINTS_JS, [before, patient]) == [2]
+    dpv_table.shot("45-dpv-advance-time")
+    assert not dpv_table.errors

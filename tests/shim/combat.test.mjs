@@ -1,0 +1,134 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  unitFields, unitOf, activationsFromOrder, countByCombatant, advance, skippedUnits, turnIndexOf,
+  blockedByStatuses, activationsHTML, ChitActivation,
+} from "../../js-shim/combat.mjs";
+import { packDocs } from "./fakes.mjs";
+
+// The shape of the engine's request schema (pydantic: a oneOf of $refs, one per action).
+const SCHEMA = {
+  oneOf: [{ $ref: "#/$defs/AttackRequest" }, { $ref: "#/$defs/EndOfTurnRequest" }, { $ref: "#/$defs/DrawChitsRequest" }],
+  $defs: {
+    AttackRequest: { properties: { action: { const: "attack" }, attacker: {} } },
+    EndOfTurnRequest: { properties: { action: { const: "end_of_turn" }, units: { items: { $ref: "#/$defs/TurnUnit" } } } },
+    DrawChitsRequest: { properties: { action: { const: "draw_chits" }, units: { items: { $ref: "#/$defs/ChitUnit" } } } },
+    TurnUnit: { properties: { name: {}, actor_id: {}, token_id: {}, combatant_id: {}, wounds: {}, state: {}, skipped_turn: {} } },
+    ChitUnit: { properties: { name: {}, actor_id: {}, token_id: {}, combatant_id: {}, quality: {}, state: {} } },
+  },
+};
+
+test("unit fields come from the ruleset's request schema", () => {
+  assert.deepEqual(unitFields(SCHEMA, "draw_chits"), ["name", "actor_id", "token_id", "combatant_id", "quality", "state"]);
+  assert.deepEqual(unitFields(SCHEMA, "end_of_turn").slice(-3), ["wounds", "state", "skipped_turn"]);
+  assert.equal(unitFields(SCHEMA, "attack"), null); // no units
+  assert.equal(unitFields(SCHEMA, "nope"), null);
+  assert.equal(unitFields(null, "draw_chits"), null);
+});
+
+test("a combatant becomes a unit with only the fields the action takes", () => {
+  const troops = packDocs("shock-troops");
+  const rainbow = troops.find((a) => a._id === "ffSTrainbow00000");
+  const combatant = { id: "C1", name: "Rainbow", tokenId: "T1" };
+  const actor = { id: rainbow._id, name: rainbow.name };
+  const stats = rainbow.flags.firefight.shock;
+  const chit = unitOf({ combatant, actor, stats }, unitFields(SCHEMA, "draw_chits"));
+  assert.deepEqual(chit, { name: "Rainbow", actor_id: "ffSTrainbow00000", token_id: "T1", combatant_id: "C1", quality: "rainbow", state: "ok" });
+  const turn = unitOf({ combatant, actor, stats: { ...stats, wounds: 4 } }, unitFields(SCHEMA, "end_of_turn"), { skipped_turn: true, bogus: 1 });
+  assert.deepEqual(turn, { name: "Rainbow", actor_id: "ffSTrainbow00000", token_id: "T1", combatant_id: "C1", wounds: 4, state: "ok", skipped_turn: true });
+  assert.equal(unitOf({ combatant, actor, stats: null }, ["name"]), null);
+});
+
+const ORDER = [
+  { combatant_id: "A", name: "Ann", phase: 1, chit: 1, seq: 1, stunned: false },
+  { combatant_id: "B", name: "Bob", phase: 1, chit: 1, seq: 2, stunned: true },
+  { combatant_id: "A", name: "Ann", phase: 1, chit: 2, seq: 3, stunned: false },
+  { combatant_id: "C", name: "Cy", phase: 2, chit: 1, seq: 4, stunned: false },
+  { combatant_id: "B", name: "Bob", phase: 2, chit: 1, seq: 5, stunned: true },
+];
+
+test("the drawn order becomes the combat's activation list", () => {
+  const list = activationsFromOrder(ORDER);
+  assert.equal(list.length, 5);
+  assert.deepEqual(list[2], { combatantId: "A", name: "Ann", phase: 1, chit: 2, seq: 3, stunned: false });
+  assert.deepEqual(countByCombatant(list), { A: 2, B: 2, C: 1 });
+});
+
+test("advancing skips stunned activations (remembered) and passes units that cannot act", () => {
+  const list = activationsFromOrder(ORDER);
+  const blocked = (a) => (a.combatantId === "B" ? "stunned" : a.combatantId === "C" ? "out" : null);
+  assert.deepEqual(advance(list, -1, 1, blocked), { index: 0, skipped: [] });
+  assert.deepEqual(advance(list, 0, 1, blocked), { index: 2, skipped: [1] });
+  assert.deepEqual(advance(list, 2, 1, blocked), { index: null, skipped: [4] }); // C out, B stunned
+  assert.deepEqual(advance(list, 2, -1, blocked), { index: 0, skipped: [] }); // rewinding records nothing
+  assert.deepEqual(advance(list, 0, -1, blocked), { index: null, skipped: [] });
+  const state = { list, skipped: [1, 4] };
+  assert.deepEqual([...skippedUnits(state)], ["B"]);
+});
+
+test("turn index and blocking by token statuses", () => {
+  const turns = [{ id: "A" }, { id: "B" }, { id: "C" }];
+  assert.equal(turnIndexOf(turns, "C"), 2);
+  assert.equal(turnIndexOf(turns, "Z"), 0);
+  assert.equal(blockedByStatuses(new Set()), null);
+  assert.equal(blockedByStatuses(new Set(["stun"])), "stunned");
+  assert.equal(blockedByStatuses(new Set(["unconscious"])), "out");
+  assert.equal(blockedByStatuses(new Set(["dead", "stun"])), "out");
+  assert.equal(blockedByStatuses(new Set(), { defeated: true }), "out");
+  assert.equal(blockedByStatuses(new Set(), { known: false, drawnStunned: true }), "stunned");
+});
+
+test("the tracker lists the activations, the current one marked", () => {
+  const list = activationsFromOrder(ORDER);
+  const html = activationsHTML({ round: 2, list, index: 2, skipped: [1] });
+  assert.match(html, /data-count="5"/);
+  assert.equal((html.match(/<li /g) ?? []).length, 5);
+  assert.match(html, /class="ff-activation current" data-index="2"/);
+  assert.match(html, /class="ff-activation done skipped stunned" data-index="1"/);
+  assert.match(html, /Round 2: 5 activations/);
+  // A unit's second activation in a phase is marked as such (whichever of its chits came out).
+  assert.equal((html.match(/2nd chit/g) ?? []).length, 1);
+  assert.match(html, /data-index="2"[^\n]*2nd chit/);
+  // Activations ahead show what will become of them as things stand (a unit stunned or out now).
+  const now = activationsHTML({ round: 2, list, index: 0, skipped: [] },
+    { blocked: (a) => (a.combatantId === "C" ? "out" : a.combatantId === "B" ? "stunned" : null) });
+  assert.match(now, /class="ff-activation out" data-index="3"/);
+  assert.equal((now.match(/skipped: stunned|>stunned</g) ?? []).length, 2);
+  assert.match(activationsHTML(null, { pending: true }), /Drawing chits/);
+  assert.equal(activationsHTML(null), "");
+});
+
+/** A minimal combat for the hooks: turns, flags, combatants with statuses. */
+function fakeCombat({ round = 1, turn = 0, statuses = {}, state }) {
+  const ids = ["A", "B", "C"];
+  const combatants = new Map(ids.map((id) => [id, { id, actor: { statuses: new Set(statuses[id] ?? []) } }]));
+  return { id: "X", round, turn, turns: ids.map((id) => combatants.get(id)), combatants, flags: { firefight: { activations: state } } };
+}
+
+test("combatTurn: nextTurn follows the drawn order; the last activation moves to the next round", () => {
+  const chits = new ChitActivation(null, null);
+  const list = activationsFromOrder(ORDER);
+  const combat = fakeCombat({ statuses: { B: ["stun"] }, state: { round: 1, list, index: 0, skipped: [] } });
+  const data = { round: 1, turn: 1 };
+  chits.onCombatTurn(combat, data, { direction: 1 });
+  assert.equal(data.turn, 0); // Ann again (her second chit), Bob's stunned chit skipped
+  assert.deepEqual(data.flags.firefight.activations.skipped, [1]);
+  assert.equal(data.flags.firefight.activations.index, 2);
+
+  const atEnd = fakeCombat({ turn: 2, statuses: { B: ["stun"] }, state: { round: 1, list, index: 3, skipped: [1] } });
+  const d2 = { round: 1, turn: 3 };
+  chits.onCombatTurn(atEnd, d2, { direction: 1 });
+  assert.deepEqual([d2.round, d2.turn], [2, 0]);
+  assert.deepEqual(d2.flags.firefight.activations.skipped, [1, 4]);
+
+  // Foundry's nextTurn past the last combatant calls nextRound: the order goes on.
+  const last = fakeCombat({ turn: 2, state: { round: 1, list, index: 3, skipped: [] } });
+  const d3 = { round: 2, turn: 0 };
+  chits.onCombatRound(last, d3, { direction: 1 });
+  assert.deepEqual([d3.round, d3.turn, d3.flags.firefight.activations.index], [1, 1, 4]);
+  // ...but an explicit nextRound from another turn ends the round.
+  const mid = fakeCombat({ turn: 0, state: { round: 1, list, index: 0, skipped: [] } });
+  const d4 = { round: 2, turn: 0 };
+  chits.onCombatRound(mid, d4, { direction: 1 });
+  assert.deepEqual(d4, { round: 2, turn: 0 });
+});

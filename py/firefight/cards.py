@@ -100,6 +100,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
         else "",
         "success": outcome.get("hit"),
         "chance": (f"{100 * odds['probability']:.1f}%" if "probability" in odds else ""),
+        "chance_label": t(odds.get("label_key", "FIREFIGHT.card.chance")),
         "effects": [t(e["label_key"], e.get("params")) for e in result.get("effects", [])
                     if e.get("label_key")],
         "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}

@@ -34,6 +34,8 @@ STATE_STATUSES: dict[str, str] = {
     "knocked_down": "prone",
 }
 ALL_STATUSES = sorted(set(STATE_STATUSES.values()))
+# Effects for the table to act on (draw a landing point or a blast), not to keep on an actor.
+TABLE_ONLY = frozenset({"impact", "blast"})
 # States that end another: regaining consciousness, resuscitation, stabilizing, standing up.
 STATE_CLEARS: dict[str, tuple[str, ...]] = {
     "conscious": ("unconscious",),
@@ -97,6 +99,8 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
     state_changed = False
     for effect in effects:
         kind = str(effect.get("kind", ""))
+        if kind in TABLE_ONLY:
+            continue
         name = _field_name(model, kind)
         if kind == "state" and effect.get("value") is not None:
             statuses.update(status_changes(str(effect["value"])))

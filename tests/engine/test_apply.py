@@ -86,3 +86,18 @@ def test_pretrauma_shows_on_the_token_and_clears() -> None:
     assert out["statuses"] == {"fear": True}
     out = firefight.apply("soe", out["stats"], [{"kind": "pretrauma", "value": 0}])
     assert out["statuses"] == {"fear": False}
+
+
+def test_table_only_effects_are_not_kept_on_the_actor() -> None:
+    out = firefight.apply("dpv", {}, [{"kind": "impact", "value": {"forward_m": 3}},
+                                      {"kind": "blast", "value": {"burst_radius_m": 5}}])
+    assert out["conditions"] == []
+    assert out["changes"] == []
+
+
+def test_non_attack_cards_say_chance_of_success() -> None:
+    request = {"ruleset": "soe", "action": "will_check",
+               "character": {"name": "C", "stats": {"will": 10}}}
+    html = firefight.render_card(firefight.resolve(request, dice=[10, 5]))
+    assert "Chance of success" in html
+    assert "Chance to hit" not in html

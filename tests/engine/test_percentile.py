@@ -544,3 +544,14 @@ def test_replay_from_the_record_is_exact(rifle: dict[str, Any], smg: dict[str, A
             first = firefight.resolve(request, seed=seed)
             faces = [f for die in first["dice"] for f in die["results"]]
             assert firefight.resolve(request, dice=faces) == first
+
+
+def test_facing_can_be_ignored_by_the_world() -> None:
+    from _examples import example
+
+    request = example("percentile_rifleman.json")
+    request.setdefault("options", {})["bearing_deg"] = 180  # the target is behind the shooter
+    behind = firefight.odds(request)
+    request["settings"] = {**request.get("settings", {}), "facing": "ignore"}
+    ignored = firefight.odds(request)
+    assert behind["probability"] < ignored["probability"]

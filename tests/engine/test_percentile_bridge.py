@@ -123,7 +123,7 @@ def test_bridge_lists_and_describes_percentile() -> None:
     assert cover["enum"] == list(models.COVERS)
     assert cover["x-label-key"] == "FIREFIGHT.percentile.opt.cover.label"
     assert set(schema["settings"]["properties"]) == {"inch_equals", "inch_units",
-                                                     "range_damage"}
+                                                     "range_damage", "facing"}
 
 
 def test_bridge_resolve_and_odds_round_trip() -> None:

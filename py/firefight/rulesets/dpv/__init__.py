@@ -126,6 +126,8 @@ class TwoThousandThreeHundred(Ruleset):
         odds = _odds(inner)
         shown: dict[str, Any] = {k: odds[k] for k in ("probability", "exact", "net_modifier")
                                  if k in odds}
+        if shown and inner.action not in ("attack", "area_fire", "missile"):
+            shown["label_key"] = "FIREFIGHT.card.chance_success"
         title, params = _title(inner)
         return sheet.resolution(inner, outcome=outcome, odds=shown, title=title, **params)
 

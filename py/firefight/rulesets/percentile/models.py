@@ -100,6 +100,10 @@ class PercentileSettings(Strict):
         description="double / triple damage for ranges below 20\"/10\" (Small Arms) or at or "
                     "below (the Casualty Table's note)",
     )
+    facing: Literal["token_rotation", "ignore"] = Field(
+        default="token_rotation", json_schema_extra=choices("facing", ("token_rotation", "ignore")),
+        description="hasty fire from the shooter's facing (token rotation), or only when chosen",
+    )
 
 
 class PercentileAttackRequest(Strict):

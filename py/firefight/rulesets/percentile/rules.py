@@ -161,6 +161,8 @@ def _class_key(weapon_class: str) -> str:
 def hasty(request: PercentileAttackRequest) -> tuple[bool, bool]:
     """(hasty fire?, decided by the bearing?)"""
     bearing = request.options.bearing_deg
+    if request.settings.facing == "ignore":  # the world does not track facing: only by hand
+        bearing = None
     outside = bearing is not None and not within_arc(bearing)
     return request.options.hasty_fire or outside, outside
 

@@ -135,13 +135,13 @@ class StarsOfEmpire(Ruleset):
         if isinstance(req, SoeAttackRequest):
             return self._attack_odds(req)
         if isinstance(req, SoeTraumaRequest):
-            return {"probability": 1.0, "exact": "1/1", "net_modifier": 0}
+            return {}  # a table roll: nothing to succeed at
         character = req.character
         modifier = (character.stats.will if isinstance(req, SoeWillCheckRequest)
                     else character.stats.strength) + character.stats.pretrauma
         p = success_probability(modifier, ties_to_acting=_ties_for(character, req.settings))
         return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
-                "net_modifier": modifier}
+                "net_modifier": modifier, "label_key": "FIREFIGHT.card.chance_success"}
 
     def _attack_odds(self, request: SoeAttackRequest) -> dict[str, Any]:
         range_m = request.range.metres()
@@ -193,7 +193,7 @@ class StarsOfEmpire(Ruleset):
             dice=[r.to_dict() for r in roller.records], modifiers=rec.mods, steps=rec.steps,
             outcome=rec.outcome, effects=rec.effects, notes=rec.notes,
             odds={k: odds[k] for k in ("probability", "exact", "net_modifier",
-                                       "injury_probability") if k in odds},
+                                       "injury_probability", "label_key") if k in odds},
             card={"template": "card.html.j2", "title_key": title, "params": params},
         )
 

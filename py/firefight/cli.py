@@ -65,6 +65,27 @@ def _cmd_card(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tool(args: argparse.Namespace) -> int:
+    """soe sections 6-11: the derivations as referee tools."""
+    from firefight.rulesets.soe import tools
+
+    if args.tool == "weapon":
+        _print({"sk_units": tools.sk_units(args.grains, args.fps),
+                "damage": tools.weapon_damage(args.grains, args.fps),
+                "source": "soe 10.3: -ROUND(64.79 - 10.94 log10(SKU))"})
+    elif args.tool == "creature":
+        _print({"toughness": round(tools.creature_toughness(args.mass), 2),
+                "hit_points": tools.creature_hit_points(args.mass),
+                "source": "soe 10.5 (hit points with exponent 0.73, as Table 7 needs)"})
+    elif args.tool == "coverage":
+        _print({"effectiveness": tools.coverage_effectiveness(args.coverage),
+                "source": "soe 11.2.1: 1 - (1 - coverage)^2"})
+    else:
+        _print({"probability": tools.m3_hit_probability(args.width, args.distance, args.sigma),
+                "source": "soe section 6, the M3 equation"})
+    return 0
+
+
 def _cmd_rulesets(_: argparse.Namespace) -> int:
     _print(firefight.list_rulesets())
     return 0
@@ -99,6 +120,21 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser("rulesets", help="list the registered rulesets").set_defaults(
         func=_cmd_rulesets)
+
+    t = sub.add_parser("tool", help="Stars of Empire referee tools (sections 6-11)")
+    tools = t.add_subparsers(dest="tool", required=True)
+    w = tools.add_parser("weapon", help="damage modifier from bullet mass and impact velocity")
+    w.add_argument("--grains", type=float, required=True)
+    w.add_argument("--fps", type=float, required=True, help="impact velocity, feet per second")
+    c = tools.add_parser("creature", help="toughness and hit points from mass")
+    c.add_argument("--mass", type=float, required=True, help="kg")
+    v = tools.add_parser("coverage", help="armor effectiveness from coverage")
+    v.add_argument("coverage", type=float, help="fraction of the body covered, 0..1")
+    m = tools.add_parser("m3", help="hit probability by the M3 equation")
+    m.add_argument("--width", type=float, required=True, help="target width, m")
+    m.add_argument("--distance", type=float, required=True, help="m")
+    m.add_argument("--sigma", type=float, required=True, help="aiming error, mil")
+    t.set_defaults(func=_cmd_tool)
     return p
 
 

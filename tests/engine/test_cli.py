@@ -48,3 +48,14 @@ def test_schema_and_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     result.write_text(capsys.readouterr().out, encoding="utf-8")
     assert main(["card", str(result), "--format", "html"]) == 0
     assert "firefight-card" in capsys.readouterr().out
+
+
+def test_referee_tools(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tool", "creature", "--mass", "1100"]) == 0
+    assert json.loads(capsys.readouterr().out)["hit_points"] == 65  # the rhino of Table 7
+    assert main(["tool", "coverage", "0.1"]) == 0
+    assert json.loads(capsys.readouterr().out)["effectiveness"] == pytest.approx(0.19)
+    assert main(["tool", "weapon", "--grains", "63", "--fps", "2362"]) == 0
+    assert "damage" in json.loads(capsys.readouterr().out)
+    assert main(["tool", "m3", "--width", "0.37", "--distance", "100", "--sigma", "3.7"]) == 0
+    assert json.loads(capsys.readouterr().out)["probability"] == pytest.approx(0.632, abs=1e-3)

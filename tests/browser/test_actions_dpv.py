@@ -172,3 +172,43 @@ def test_advancing_time_runs_a_critical_point(dpv_table: Table) -> None:
     assert page.evaluate(POINTS_JS, [before, patient]) == [2]
     dpv_table.shot("45-dpv-advance-time")
     assert not dpv_table.errors
+
+
+def _last_after(page: Any, before: int) -> dict[str, Any]:
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    return dict(page.evaluate(f"() => {LAST}"))
+
+
+def test_a_missile_is_played_from_the_actions(dpv_table: Table) -> None:
+    # 2300ad MISSILE PROCEDURE: 1D10 under homing - evasive to hit; damage as a tamped explosion.
+    page = dpv_table.page
+    shooter, target, *_ = _names(page)
+    page.evaluate(AIM_JS, [shooter, [target]])
+    before = page.evaluate("() => game.messages.size")
+    page.evaluate("""async () => game.modules.get('firefight').api.act('missile',
+        {dialog: false, values: {homing: 7, ep: 2, name: 'Test missile'}})""")
+    flags = _last_after(page, before)
+    assert flags["request"]["action"] == "missile"
+    assert flags["request"]["homing"] == 7
+    assert len(flags["result"]["dice"]) >= 1
+    card = page.locator(".chat-message").last.inner_text()
+    assert "FIREFIGHT." not in card
+
+
+def test_melee_strike_is_played_and_lands_on_the_target(dpv_table: Table) -> None:
+    page = dpv_table.page
+    striker, target, *_ = _names(page)
+    page.evaluate(AIM_JS, [striker, [target]])
+    before = page.evaluate("() => game.messages.size")
+    page.evaluate("""async () => game.modules.get('firefight').api.act('melee',
+        {dialog: false, options: {kind: 'strike', surprise: true}})""")
+    flags = _last_after(page, before)
+    assert flags["request"]["action"] == "melee"
+    assert flags["request"]["target"]["name"] == target
+    # A surprise attack from behind hits automatically (2300ad COMBAT TASKS, "To strike").
+    assert flags["result"]["outcome"]["hit"] is True
+    # Melee attacks have a DPV equal to (strength + melee) / 30 (2300ad MELEE DAMAGE).
+    stats = flags["request"]["attacker"]["stats"]
+    expected = (stats.get("strength", 10) + stats.get("skills", {}).get("melee", 0)) / 30
+    assert abs(flags["result"]["outcome"]["dpv"] - expected) < 1e-9
+    assert "FIREFIGHT." not in page.locator(".chat-message").last.inner_text()

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
 from conftest import BOOT_TIMEOUT_MS, Table
 
 RIFLEMAN = "Rifleman Aldo Ferri"
@@ -16,22 +17,6 @@ OFFICER = "Officer Vera Lind"
 RHINO = "Lesser Venusian Rhino"
 USERS = ("Gamemaster", "Player 1", "Player 2")
 
-# The shooter's dice roll high and the target's low: a sure hit and wound.
-SCRIPTED_DICE_JS = """() => {
-    let i = 0;
-    globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
-    CONFIG.Dice.randomUniform = () => (i++ % 2 === 0 ? 0.9 : 0.0);
-}"""
-REAL_DICE_JS = (
-    "() => { CONFIG.Dice.randomUniform = globalThis.__realUniform ?? CONFIG.Dice.randomUniform; }"
-)
-AIM_JS = """([shooter, target]) => {
-    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
-    canvas.tokens.releaseAll();
-    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
-    by(shooter).control();
-    by(target).setTarget(true);
-}"""
 SHOOT_JS = (
     "async () => (await game.modules.get('firefight').api.shoot({dialog: false}))?.id ?? null"
 )

@@ -7,26 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
+
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
 NED_KELLY = '"Ned Kelly"-Style Armor (Table 6)'
 WOLF = "Wolf (Table 7)"
 
-SCRIPTED_DICE_JS = """() => {
-    let i = 0;
-    globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
-    CONFIG.Dice.randomUniform = () => (i++ % 2 === 0 ? 0.9 : 0.0);
-}"""
-REAL_DICE_JS = (
-    "() => { CONFIG.Dice.randomUniform = globalThis.__realUniform ?? CONFIG.Dice.randomUniform; }"
-)
-AIM_JS = """([shooter, target]) => {
-    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
-    canvas.tokens.releaseAll();
-    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
-    by(shooter).control();
-    by(target).setTarget(true);
-}"""
 
 
 def _shoot(page: Any, shooter: str, target: str) -> str:

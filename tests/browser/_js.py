@@ -1,0 +1,19 @@
+"""JavaScript snippets the browser tests share (run with page.evaluate)."""
+
+# The shooter's dice roll high and the target's low: a sure hit and wound.
+SCRIPTED_DICE_JS = """() => {
+    let i = 0;
+    globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
+    CONFIG.Dice.randomUniform = () => (i++ % 2 === 0 ? 0.9 : 0.0);
+}"""
+REAL_DICE_JS = (
+    "() => { CONFIG.Dice.randomUniform = globalThis.__realUniform ?? CONFIG.Dice.randomUniform; }"
+)
+# Control the shooter's token and target one other, by name.
+AIM_JS = """([shooter, target]) => {
+    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
+    canvas.tokens.releaseAll();
+    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
+    by(shooter).control();
+    by(target).setTarget(true);
+}"""

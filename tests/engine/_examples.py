@@ -26,3 +26,18 @@ def pack_docs(pack: str) -> list[dict[str, Any]]:
     if not folder.is_dir():
         pytest.skip(f"{folder} is not in this checkout")
     return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+
+
+def assert_invalid_field_named(request: dict[str, Any], path: tuple[str, ...], value: object
+                               ) -> None:
+    """Put ``value`` at ``path`` in ``request``: resolving must fail naming that field."""
+    import firefight
+
+    node = request
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    out = firefight.resolve(request, seed=1)
+    assert out["error"]["code"] == "invalid_request", out
+    named = [f["field"] for f in out["error"]["fields"]]
+    assert any(n.startswith(".".join(path)) for n in named), named

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from _examples import assert_invalid_field_named
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,14 +146,7 @@ invalid_values = {
 @given(request=attacks, data=st.data(), path=st.sampled_from(sorted(invalid_values)))
 def test_invalid_field_gives_an_error_naming_it(request: dict[str, Any], data: st.DataObject,
                                                 path: tuple[str, ...]) -> None:
-    node = request
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = data.draw(invalid_values[path])
-    out = firefight.resolve(request, seed=1)
-    assert out["error"]["code"] == "invalid_request", out
-    named = [f["field"] for f in out["error"]["fields"]]
-    assert any(n.startswith(".".join(path)) for n in named), named
+    assert_invalid_field_named(request, path, data.draw(invalid_values[path]))
 
 
 def test_unknown_action_names_the_field() -> None:

@@ -30,6 +30,22 @@ UNIT_METRES: dict[str, float] = {
 }
 
 
+class OptionLabels:
+    """JSON-schema extras the generated dialogs and settings read: lang keys for a field
+    (``<prefix>.opt.<field>.label``) and its choices (``<prefix>.opt.<field>.choices.<value>``).
+    """
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def label(self, key: str, **extra: Any) -> dict[str, Any]:
+        return {"x-label-key": f"{self.prefix}.opt.{key}.label", **extra}
+
+    def choices(self, key: str, values: tuple[str, ...]) -> dict[str, Any]:
+        keys = [f"{self.prefix}.opt.{key}.choices.{v}" for v in values]
+        return self.label(key, **{"x-enum-label-keys": keys})
+
+
 class Strict(BaseModel):
     """Requests reject unknown fields, so a typo is reported instead of silently ignored."""
 

@@ -10,18 +10,13 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, Field, RootModel
 
-from firefight.models import Distance, Participant, Strict
+from firefight.models import Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.dpv"
 
 
-def label(key: str, **extra: Any) -> dict[str, Any]:
-    """JSON-schema extras the dialogs read: a lang key for the field and its choices."""
-    return {"x-label-key": f"{P}.opt.{key}.label", **extra}
-
-
-def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
-    return label(key, **{"x-enum-label-keys": [f"{P}.opt.{key}.choices.{v}" for v in values]})
+_LABELS = OptionLabels(P)
+label, choices = _LABELS.label, _LABELS.choices
 
 
 DIFFICULTIES = ("simple", "easy", "routine", "difficult", "formidable", "impossible")

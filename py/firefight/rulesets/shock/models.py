@@ -23,18 +23,13 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from firefight.models import Distance, Participant, Strict
+from firefight.models import Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.shock"
 
 
-def label(key: str, **extra: Any) -> dict[str, Any]:
-    """JSON-schema extras the attack dialog reads: a lang key for the field and its choices."""
-    return {"x-label-key": f"{P}.opt.{key}.label", **extra}
-
-
-def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
-    return label(key, **{"x-enum-label-keys": [f"{P}.opt.{key}.choices.{v}" for v in values]})
+_LABELS = OptionLabels(P)
+label, choices = _LABELS.label, _LABELS.choices
 
 
 # shock Troop Quality table, top to bottom.

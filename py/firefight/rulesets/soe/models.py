@@ -6,18 +6,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
 
-from firefight.models import Distance, Participant, Strict
+from firefight.models import Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.soe"
 
 
-def label(key: str, **extra: Any) -> dict[str, Any]:
-    """JSON-schema extras the Shoot dialog reads: a lang key for the field and its choices."""
-    return {"x-label-key": f"{P}.opt.{key}.label", **extra}
-
-
-def choices(key: str, values: tuple[str, ...]) -> dict[str, Any]:
-    return label(key, **{"x-enum-label-keys": [f"{P}.opt.{key}.choices.{v}" for v in values]})
+_LABELS = OptionLabels(P)
+label, choices = _LABELS.label, _LABELS.choices
 
 
 MODES = ("quickfire", "aimed", "sniper")

@@ -1,6 +1,7 @@
 // foundry.applications.api.DialogV2 subset: constructor(options), render, close, static wait.
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
+import { dragByHeader } from "./window.mjs";
 
 let zIndex = 100;
 
@@ -62,25 +63,7 @@ export class DialogV2 {
       const button = ev.submitter ?? form.querySelector("button.default") ?? form.querySelector("footer button");
       this._onButton(ev, button);
     });
-    // Drag by the header.
-    const header = el.querySelector(".window-header");
-    header.addEventListener("pointerdown", (ev) => {
-      if (ev.target.closest("button")) return;
-      const r = el.getBoundingClientRect();
-      const dx = ev.clientX - r.left;
-      const dy = ev.clientY - r.top;
-      const move = (e) => {
-        el.style.left = `${e.clientX - dx}px`;
-        el.style.top = `${e.clientY - dy}px`;
-        el.style.transform = "none";
-      };
-      const up = () => {
-        window.removeEventListener("pointermove", move);
-        window.removeEventListener("pointerup", up);
-      };
-      window.addEventListener("pointermove", move);
-      window.addEventListener("pointerup", up);
-    });
+    dragByHeader(el);
   }
 
   async _onButton(event, button) {

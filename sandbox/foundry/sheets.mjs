@@ -4,6 +4,7 @@
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
 import { fromUuid } from "./documents.mjs";
+import { dragByHeader } from "./window.mjs";
 
 let zIndex = 50;
 let opened = 0;
@@ -125,22 +126,6 @@ export class ActorSheetV2 {
         ui.notifications.error(err.message);
       }
     });
-    // Drag the window by its header.
-    el.addEventListener("pointerdown", (ev) => {
-      if (!ev.target.closest(".window-header") || ev.target.closest("button")) return;
-      const r = el.getBoundingClientRect();
-      const dx = ev.clientX - r.left;
-      const dy = ev.clientY - r.top;
-      const move = (e) => {
-        el.style.left = `${e.clientX - dx}px`;
-        el.style.top = `${e.clientY - dy}px`;
-      };
-      const up = () => {
-        window.removeEventListener("pointermove", move);
-        window.removeEventListener("pointerup", up);
-      };
-      window.addEventListener("pointermove", move);
-      window.addEventListener("pointerup", up);
-    });
+    dragByHeader(el);
   }
 }

@@ -6,7 +6,7 @@ Everything goes through ``resolve``; see docs/architecture.md for the request an
 from __future__ import annotations
 
 from firefight.api import apply, list_rulesets, odds, resolve, schema
-from firefight.cards import render_card
+from firefight.cards import render_card, validate_result
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
 from firefight.errors import FirefightError
 from firefight.registry import Ruleset, register
@@ -28,4 +28,5 @@ __all__ = [
     "render_card",
     "resolve",
     "schema",
+    "validate_result",
 ]

@@ -6,16 +6,18 @@ reason; it never raises for a request a person got wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from firefight import registry
 from firefight.dice import Roller, make_source
 from firefight.errors import FirefightError
+from firefight.models import Effect
 
 ErrorDict = dict[str, Any]
+_EFFECTS = TypeAdapter(list[Effect])
 
 
 def _field(loc: tuple[int | str, ...]) -> str:
@@ -28,13 +30,14 @@ def _field(loc: tuple[int | str, ...]) -> str:
     return out or "request"
 
 
-def validation_error(exc: ValidationError, ruleset_id: str, tag: object = None
-                     ) -> FirefightError:
-    """Name each bad field by its path in the request (a union's tag is not part of it)."""
+def validation_error(exc: ValidationError, ruleset_id: str, tag: object = None,
+                     keys: Collection[str] = ()) -> FirefightError:
+    """Name each bad field by its path in the request (a union's tag is not part of it; a
+    field named like the action, one of the request's ``keys``, is not a tag)."""
     fields = []
     for e in exc.errors(include_url=False):
         loc = tuple(e["loc"])
-        if tag is not None and loc[:1] == (tag,):
+        if isinstance(tag, str) and tag not in keys and loc[:1] == (tag,):
             loc = loc[1:]
         if not loc and e["type"] == "union_tag_invalid":
             loc = ("action",)
@@ -52,7 +55,8 @@ def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
     try:
         model = ruleset.request_model.model_validate(request)
     except ValidationError as exc:
-        raise validation_error(exc, ruleset.id, request.get("action", "attack")) from None
+        raise validation_error(exc, ruleset.id, request.get("action", "attack"),
+                               keys=request.keys()) from None
     # A multi-action ruleset's model is a RootModel over its actions; its resolver unwraps it.
     return ruleset, model
 
@@ -119,11 +123,16 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
     "changes"}``. The table writes ``stats`` back; undo writes back the data it had before."""
 
     def run() -> dict[str, Any]:
-        if not isinstance(stats, dict) or not isinstance(effects, list):
-            raise FirefightError("apply takes an object of actor data and a list of effects",
-                                 fields=[("stats", "expected an object"),
-                                         ("effects", "expected a list")])
-        return registry.get(ruleset_id).apply(stats, effects)
+        if not isinstance(stats, dict):
+            raise FirefightError("apply takes an object of actor data",
+                                 fields=[("stats", "expected an object")])
+        ruleset = registry.get(ruleset_id)
+        try:
+            _EFFECTS.validate_python(effects)  # each effect's shape; the ruleset reads the dicts
+        except ValidationError as exc:
+            raise FirefightError("invalid effects", fields=[
+                (_field(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None
+        return ruleset.apply(stats, effects)
 
     return _guarded(run)
 

@@ -7,6 +7,7 @@ tested on CPython. Every failure, even an unexpected one, comes back as an error
 from __future__ import annotations
 
 import json
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,87 @@ from typing import Any
 import firefight
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice
 from firefight.errors import FirefightError
+from firefight.i18n import LANGUAGES
+
+# Bounds on what a client may send (reliability audit D7, D8, D11): a message's size, how deep
+# its JSON nests (Pyodide's json.loads overflows the stack long before CPython's limit), the
+# digits of one number, the length of one string and of one list.
+MAX_MESSAGE_CHARS = 2_000_000
+MAX_DEPTH = 64
+MAX_INT_DIGITS = 30
+MAX_STRING_CHARS = 10_000
+MAX_LIST_ITEMS = 10_000
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _bad(field: str, reason: str) -> FirefightError:
+    return FirefightError(f"{field}: {reason}", code="bad_message", fields=[(field, reason)])
+
+
+def _check_nesting(message: str) -> None:
+    """Refuse JSON nested deeper than MAX_DEPTH before the parser sees it."""
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", message)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise _bad("message", f"nested deeper than {MAX_DEPTH} levels")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _bad("message", f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _constant(text: str) -> float:
+    raise _bad("message", f"{text} is not a number JSON allows")
+
+
+def _check_sizes(value: Any, path: str = "") -> None:
+    """Every string and list a client sends has a bound; the error names where it is."""
+    if isinstance(value, str):
+        if len(value) > MAX_STRING_CHARS:
+            raise _bad(path or "message", f"at most {MAX_STRING_CHARS} characters")
+    elif isinstance(value, list):
+        if len(value) > MAX_LIST_ITEMS:
+            raise _bad(path or "message", f"at most {MAX_LIST_ITEMS} items")
+        for i, item in enumerate(value):
+            _check_sizes(item, f"{path}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_sizes(key, path or "message")
+            _check_sizes(item, f"{path}.{key}" if path else key)
+
+
+def _parse(message: object) -> dict[str, Any]:
+    if not isinstance(message, str):
+        raise _bad("message", "expected a JSON string")
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise _bad("message", f"at most {MAX_MESSAGE_CHARS} characters")
+    _check_nesting(message)
+    msg = json.loads(message, parse_int=_int, parse_constant=_constant)
+    if not isinstance(msg, dict):
+        raise FirefightError("a message must be a JSON object", code="bad_message")
+    _check_sizes(msg)
+    return msg
+
+
+def _lang(msg: dict[str, Any]) -> str:
+    """Only the languages the module ships (lang/<lang>.json)."""
+    lang = msg.get("lang", "en")
+    if lang not in LANGUAGES:
+        raise FirefightError(f"unknown language {str(lang)[:20]!r}",
+                             fields=[("lang", f"one of {', '.join(LANGUAGES)}")])
+    return str(lang)
+
+
+def _choice(msg: dict[str, Any], field: str, choices: tuple[str, ...]) -> str:
+    value = msg.get(field, choices[0])
+    if value not in choices:
+        raise FirefightError(f"{field} must be one of {', '.join(choices)}",
+                             fields=[(field, f"one of {', '.join(choices)}")])
+    return str(value)
 
 
 def _dice(msg: dict[str, Any]) -> DiceSource | None:
@@ -39,7 +121,7 @@ def _resolve(msg: dict[str, Any]) -> Any:
     result = firefight.resolve(msg.get("request"), dice=_dice(msg))  # type: ignore[arg-type]
     if "error" in result:
         return result
-    lang = str(msg.get("lang", "en"))
+    lang = _lang(msg)
     reply: dict[str, Any] = {
         "result": result,
         "html": firefight.render_card(result, fmt="html", lang=lang, view="player"),
@@ -55,9 +137,10 @@ def _resolve(msg: dict[str, Any]) -> Any:
 
 
 def _card(msg: dict[str, Any]) -> Any:
-    return firefight.render_card(msg["result"], fmt=str(msg.get("fmt", "html")),
-                                 lang=str(msg.get("lang", "en")),
-                                 view=str(msg.get("view", "gm")))
+    fmt = _choice(msg, "fmt", ("html", "text"))
+    view = _choice(msg, "view", ("gm", "player"))
+    return firefight.render_card(firefight.validate_result(msg.get("result")), fmt=fmt,
+                                 lang=_lang(msg), view=view)
 
 
 def _hello(_: dict[str, Any]) -> Any:
@@ -83,12 +166,10 @@ def _reply(value: Any) -> str:
 
 
 def _dispatch(message: str) -> str:
-    msg = json.loads(message)
-    if not isinstance(msg, dict):
-        raise FirefightError("a message must be a JSON object", code="bad_message")
+    msg = _parse(message)
     op = msg.get("op")
-    if op not in OPS:
-        raise FirefightError(f"unknown op {op!r}", code="bad_message",
+    if not isinstance(op, str) or op not in OPS:
+        raise FirefightError(f"unknown op {str(op)[:40]!r}", code="bad_message",
                              fields=[("op", f"one of {', '.join(sorted(OPS))}")])
     return _reply(OPS[op](msg))
 
@@ -99,9 +180,10 @@ def handle(message: str) -> str:
         return _dispatch(message)
     except FirefightError as exc:
         return json.dumps({"ok": False, "error": exc.to_dict()})
-    except json.JSONDecodeError as exc:
-        return json.dumps({"ok": False, "error": {"code": "bad_message", "message": str(exc),
-                                                  "fields": []}})
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return json.dumps({"ok": False, "error": {"code": "bad_message", "message": str(exc)[:200],
+                                                  "fields": [{"field": "message",
+                                                              "reason": "not valid JSON"}]}})
     except Exception as exc:
         return json.dumps({"ok": False, "error": {
             "code": "internal_error", "message": f"{type(exc).__name__}: {exc}", "fields": [],

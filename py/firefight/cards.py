@@ -10,8 +10,12 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from pydantic import BaseModel, Field, ValidationError
 
+from firefight import registry
+from firefight.errors import FirefightError
 from firefight.i18n import translate
+from firefight.models import Resolution
 from firefight.resources import resource_dir
 
 
@@ -111,17 +115,70 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     }
 
 
+class DieView(BaseModel):
+    """A recorded die as the card reads it (``firefight.dice.DieRecord`` as JSON)."""
+
+    formula: str
+    faces: int
+    results: list[int] = Field(min_length=1)
+    purpose: str
+    side: str
+    purpose_key: str | None = None
+    purpose_params: dict[str, Any] = Field(default_factory=dict)
+
+
+class CardView(BaseModel):
+    title_key: str = "FIREFIGHT.card.title"
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class OutcomeView(BaseModel):
+    summary_key: str | None = None
+    player_summary_key: str | None = None
+
+
+class OddsView(BaseModel):
+    probability: float | None = None
+    label_key: str | None = None
+
+
+def validate_result(result: object) -> dict[str, Any]:
+    """A result from outside (a chat message's flags) checked against the result model, each
+    die against its record; errors name the field (``result.steps[0].id``)."""
+    if not isinstance(result, dict):
+        raise FirefightError("result must be an object", fields=[("result", "expected an object")])
+    try:
+        checked = Resolution.model_validate(result)
+        registry.get(checked.ruleset)
+        CardView.model_validate(checked.card)
+        OutcomeView.model_validate(checked.outcome)
+        OddsView.model_validate(checked.odds)
+        for i, die in enumerate(checked.dice):
+            try:
+                DieView.model_validate(die)
+            except ValidationError as exc:
+                raise FirefightError("invalid result", fields=[
+                    (f"result.dice[{i}]." + ".".join(str(p) for p in e["loc"]), e["msg"])
+                    for e in exc.errors()]) from None
+    except ValidationError as exc:
+        raise FirefightError("invalid result", fields=[
+            ("result." + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()
+        ]) from None
+    return result
+
+
 def render_card(result: dict[str, Any], *, fmt: str = "html", lang: str = "en",
                 view: str = "gm") -> str:
     """The chat card for a result, as HTML (for the chat log) or plain text (for the CLI).
 
-    ``view="player"`` is what the players may see of a hidden result (uncertain tasks).
+    ``view="player"`` is what the players may see of a hidden result (uncertain tasks). The
+    template is the ruleset's, never one a result names (a result may come from a client).
     """
     if fmt not in ("html", "text"):
-        raise ValueError("fmt must be 'html' or 'text'")
+        raise FirefightError("fmt must be 'html' or 'text'", fields=[("fmt", "html or text")])
     if view not in ("gm", "player"):
-        raise ValueError("view must be 'gm' or 'player'")
-    name = result.get("card", {}).get("template", "card.html.j2")
+        raise FirefightError("view must be 'gm' or 'player'", fields=[("view", "gm or player")])
+    name = registry.get(result.get("ruleset")).card_template
     if fmt == "text":
         name = name.replace(".html.j2", ".txt.j2")
     rendered = environment().get_template(name).render(**context(result, lang, view))

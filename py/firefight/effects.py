@@ -83,6 +83,21 @@ def status_changes(state: str) -> dict[str, bool]:
     return out
 
 
+def _with_delta(model: type[BaseModel], name: str, base: object, delta: int, index: int) -> Any:
+    """A numeric field moved by ``delta``, kept inside the field's bounds."""
+    if not isinstance(base, int | float | None):
+        raise FirefightError(f"{name} is not a number: a delta cannot change it",
+                             code="invalid_effects",
+                             fields=[(f"effects[{index}].delta", f"{name} takes a value")])
+    after: Any = (base or 0) + delta
+    lo, hi = _bounds(model, name)
+    if lo is not None:
+        after = max(after, int(lo))
+    if hi is not None:
+        after = min(after, int(hi))
+    return after
+
+
 def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[dict[str, Any]]
                   ) -> dict[str, Any]:
     """New stats, the token statuses, the conditions and a list of changes, for one actor."""
@@ -97,7 +112,7 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
     changes: list[dict[str, Any]] = []
     statuses: dict[str, bool] = {}
     state_changed = False
-    for effect in effects:
+    for index, effect in enumerate(effects):
         kind = str(effect.get("kind", ""))
         if kind in TABLE_ONLY:
             continue
@@ -106,16 +121,8 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
             statuses.update(status_changes(str(effect["value"])))
         before = data.get(name) if name else None
         if name and effect.get("delta"):
-            base = before
-            if base is None and name == "hp":
-                base = data.get("hp_max", 0)
-            after: Any = (base or 0) + int(effect["delta"])
-            lo, hi = _bounds(model, name)
-            if lo is not None:
-                after = max(after, int(lo))
-            if hi is not None:
-                after = min(after, int(hi))
-            data[name] = after
+            base = data.get("hp_max", 0) if before is None and name == "hp" else before
+            data[name] = _with_delta(model, name, base, int(effect["delta"]), index)
         elif name and effect.get("value") is not None:
             data[name] = effect["value"]
         else:

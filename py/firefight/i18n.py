@@ -10,13 +10,20 @@ from typing import Any
 from firefight.resources import resource_dir
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# The languages the module ships (lang/<lang>.json): nothing else is read or cached.
+LANGUAGES: tuple[str, ...] = tuple(sorted(
+    p.name.removesuffix(".json") for p in resource_dir("lang").iterdir()
+    if p.name.endswith(".json")))
+
+
+def strings(lang: str = "en") -> dict[str, str]:
+    """The flat labels of a shipped language (English for any other)."""
+    return _strings(lang if lang in LANGUAGES else "en")
 
 
 @cache
-def strings(lang: str = "en") -> dict[str, str]:
+def _strings(lang: str) -> dict[str, str]:
     path = resource_dir("lang") / f"{lang}.json"
-    if not path.is_file():
-        path = resource_dir("lang") / "en.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     flat: dict[str, str] = {}
 

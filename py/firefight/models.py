@@ -56,30 +56,44 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+# No firefight reaches further; the bound keeps exact arithmetic small (an absurd range once
+# made the odds run for ever).
+MAX_RANGE_M = 50_000.0
+# Ids of actors, tokens (or their UUIDs), items and combatants.
+ID_MAX = 200
+
+
 class Distance(Strict):
     """A distance measured on the scene, in the scene's own units."""
 
-    value: float = Field(ge=0, description="distance between the tokens, in `units`")
-    units: str = Field(default="m", description="the scene's grid units")
+    value: float = Field(ge=0, le=MAX_RANGE_M * 1000, allow_inf_nan=False,
+                         description="distance between the tokens, in `units`")
+    units: str = Field(default="m", max_length=20, description="the scene's grid units")
 
     def metres(self) -> float:
+        from firefight.errors import FirefightError
+
         factor = UNIT_METRES.get(self.units.strip().lower())
         if factor is None:
-            from firefight.errors import FirefightError
-
             raise FirefightError(
                 f"unknown distance unit {self.units!r}",
                 fields=[("range.units", f"use one of {', '.join(sorted(UNIT_METRES))}")],
             )
-        return self.value * factor
+        metres = self.value * factor
+        if metres > MAX_RANGE_M:
+            raise FirefightError(
+                f"range {metres:.0f} m is beyond {MAX_RANGE_M:.0f} m",
+                fields=[("range.value", f"at most {MAX_RANGE_M / 1000:.0f} km")],
+            )
+        return metres
 
 
 class Participant(Strict):
     """Who acts or is acted on; ``stats`` is the ruleset's own data for the actor."""
 
     name: str = Field(default="", max_length=200)
-    actor_id: str | None = None
-    token_id: str | None = None
+    actor_id: str | None = Field(default=None, max_length=ID_MAX)
+    token_id: str | None = Field(default=None, max_length=ID_MAX)
     pc: bool = Field(default=False, description="a player character (ties go its way)")
 
 

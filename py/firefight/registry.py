@@ -33,6 +33,8 @@ class Ruleset(ABC):
     settings_model: ClassVar[type[BaseModel] | None] = None
     # The actor data the ruleset keeps in ``flags.firefight.<id>`` (effects are applied to it).
     stats_model: ClassVar[type[BaseModel] | None] = None
+    # The chat card's template (templates/); cards never take a template from a result.
+    card_template: ClassVar[str] = "card.html.j2"
 
     @abstractmethod
     def resolve(self, request: Any, roller: Roller) -> Resolution:

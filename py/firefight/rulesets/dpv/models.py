@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, Field, RootModel
 
-from firefight.models import Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.dpv"
 
@@ -87,7 +87,7 @@ class DpvArmor(Strict):
     """Worn armor: its value is subtracted from the DPV of a hit on a covered location."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["armor"] = "armor"
     value: Dpv
     locations: list[Location] = Field(default_factory=_all_locations, max_length=6)
@@ -109,7 +109,7 @@ class DpvWeapon(Strict):
     """A weapon's 2300 AD line: effective range, DPV, AFV, ROF, rounds per burst."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["weapon"] = "weapon"
     kind: Literal["firearm", "shotgun", "flechette_grenade", "explosive", "melee", "thrown"] = (
         "firearm")
@@ -258,8 +258,8 @@ class DeviationRequest(_Request):
 
 class Vehicle(Strict):
     name: str = Field(default="", max_length=200)
-    actor_id: str | None = None
-    token_id: str | None = None
+    actor_id: str | None = Field(default=None, max_length=ID_MAX)
+    token_id: str | None = Field(default=None, max_length=ID_MAX)
     armor: float = Field(default=0, ge=0, le=100_000, allow_inf_nan=False)
     evasive: int = Field(default=0, ge=0, le=20)
 

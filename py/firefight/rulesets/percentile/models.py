@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from firefight.models import Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.percentile"
 
@@ -45,7 +45,7 @@ class PercentileWeapon(Strict):
     """A small arm: its class (for BP, kill rule, bursts), its action and magazine capacity."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["weapon"] = "weapon"
     weapon_class: WeaponClass = Field(description="rifle, carbine, pistol, smg, automatic_rifle")
     action: Action = Field(description="bolt and semi roll per round; automatic once per burst")

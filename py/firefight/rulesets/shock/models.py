@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from firefight.models import Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.shock"
 
@@ -72,7 +72,7 @@ class ShockProtection(Strict):
     """Cover or armor: the hit locations it protects and the highest damage class it stops."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["cover", "armor"] = "cover"
     locations: list[Location] = Field(min_length=1, max_length=6)
     stops: DamageClass = Field(description="it stops rounds of this class and every lower one")
@@ -90,7 +90,7 @@ class ShockWeapon(Strict):
     """A weapon: its damage class is all SHOCK needs of it."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["weapon"] = "weapon"
     damage_class: DamageClass
     calibre: str = Field(default="", max_length=100)
@@ -143,9 +143,9 @@ class TurnUnit(Strict):
     """A unit at the end of a turn (shock WOUND: every wounded character checks shock)."""
 
     name: str = Field(default="", max_length=200)
-    actor_id: str | None = None
-    token_id: str | None = None
-    combatant_id: str | None = None
+    actor_id: str | None = Field(default=None, max_length=ID_MAX)
+    token_id: str | None = Field(default=None, max_length=ID_MAX)
+    combatant_id: str | None = Field(default=None, max_length=ID_MAX)
     wounds: int = Field(default=0, ge=0, le=99)
     state: State = "ok"
     skipped_turn: bool = Field(
@@ -163,9 +163,9 @@ class ChitUnit(Strict):
     """A unit putting its chits in the cup: how many depends on its quality."""
 
     name: str = Field(default="", max_length=200)
-    actor_id: str | None = None
-    token_id: str | None = None
-    combatant_id: str | None = None
+    actor_id: str | None = Field(default=None, max_length=ID_MAX)
+    token_id: str | None = Field(default=None, max_length=ID_MAX)
+    combatant_id: str | None = Field(default=None, max_length=ID_MAX)
     quality: Quality = "regular"
     state: State = "ok"
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
 
-from firefight.models import Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.soe"
 
@@ -62,7 +62,7 @@ class SoeArmor(Strict):
     """A worn piece of armor (soe Table 6)."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["armor"] = "armor"
     vs_rifle: int = Field(ge=-50, le=0)
     vs_pistol: int = Field(ge=-50, le=0)
@@ -81,7 +81,7 @@ class SoeWeapon(Strict):
     """A weapon (soe Table 5) and its ammunition."""
 
     name: str = Field(default="", max_length=200)
-    item_id: str | None = None
+    item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["weapon"] = "weapon"
     damage: int = Field(ge=-50, le=50, description="Table 5 Damage")
     to_hit: int | None = Field(

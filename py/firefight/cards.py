@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, UndefinedError, select_autoescape
 from pydantic import BaseModel, Field, ValidationError
 
 from firefight import registry
@@ -52,13 +52,18 @@ def _player_view(result: dict[str, Any]) -> dict[str, Any]:
     dice = result.get("dice", [])
     steps = []
     for step in result.get("steps", []):
+        if step.get("referee"):
+            continue
         shown = [i for i in step.get("dice", []) if i < len(dice)
                  and dice[i].get("side") != "referee"]
         steps.append({**step, "dice": shown, "success": None, "outcome_key": ""})
     outcome = dict(result.get("outcome", {}))
     outcome["summary_key"] = outcome.get("player_summary_key", "")
     outcome.pop("hit", None)
-    return {**result, "steps": steps, "outcome": outcome, "odds": {}}
+    notes = [n for n in result.get("notes", []) if not n.get("referee")]
+    # Every effect of a hidden result is its verdict (a wound healed, a charge set).
+    return {**result, "steps": steps, "outcome": outcome, "odds": {}, "notes": notes,
+            "effects": []}
 
 
 def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[str, Any]:
@@ -181,5 +186,10 @@ def render_card(result: dict[str, Any], *, fmt: str = "html", lang: str = "en",
     name = registry.get(result.get("ruleset")).card_template
     if fmt == "text":
         name = name.replace(".html.j2", ".txt.j2")
-    rendered = environment().get_template(name).render(**context(result, lang, view))
+    try:
+        rendered = environment().get_template(name).render(**context(result, lang, view))
+    except (UndefinedError, TypeError, ValueError, KeyError) as exc:
+        # A result from outside that passed the model but lacks what its card shows.
+        raise FirefightError("the result cannot be shown as a card",
+                             fields=[("result", str(exc)[:200])]) from None
     return rendered.strip() + "\n"

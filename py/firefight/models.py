@@ -120,6 +120,8 @@ class Step(Frozen):
     success: bool | None = None
     outcome_key: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
+    # Only the referee sees it: part of a hidden result's verdict (2300ad UNCERTAIN TASKS).
+    referee: bool = False
 
 
 class Effect(Frozen):
@@ -137,6 +139,7 @@ class Note(Frozen):
     key: str
     params: dict[str, Any] = Field(default_factory=dict)
     source: str = ""
+    referee: bool = False  # as Step.referee
 
 
 class Resolution(Frozen):

@@ -246,3 +246,12 @@ def test_npc_ducks_when_1d10_plus_afv_beats_coolness() -> None:
     assert ("state", "ducked") in [(e["kind"], e["value"]) for e in result["effects"]]
     stays = firefight.resolve(area(targets=[npc]), dice=[3, 10])
     assert step(stays, "duck_0")["success"] is False
+
+
+def test_light_wounds_accumulate_on_the_actor() -> None:
+    # The attack's light wound is written to the actor's `light_wounds` (natural healing reads it).
+    result = firefight.resolve(attack(range__value=80), dice=[7, 7, 6])
+    kinds = [e["kind"] for e in result["effects"]]
+    assert "light_wounds" in kinds
+    after = firefight.apply("dpv", {"light_wounds": 1}, result["effects"])
+    assert after["stats"]["light_wounds"] == 2

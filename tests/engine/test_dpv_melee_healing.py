@@ -125,4 +125,12 @@ def test_natural_healing() -> None:
                "patient": {"stats": {"light_wounds": 3, "shock": 1}}}
     result = firefight.resolve(request, dice=[])
     assert [(e["kind"], e["delta"]) for e in result["effects"]] == [
-        ("light_wound", -2), ("shock", -1)]
+        ("light_wounds", -2), ("shock", -1)]
+
+
+def test_a_surprise_strike_cannot_be_blocked() -> None:
+    # 2300ad MELEE: "Surprise attacks ... are automatically successful": no block roll.
+    result = firefight.resolve(melee({"surprise": True, "block": True}), dice=[3, 4])
+    assert result["outcome"]["hit"] is True
+    assert all(s["id"] != "block" for s in result["steps"])
+    assert all("block" not in d["purpose"] for d in result["dice"])

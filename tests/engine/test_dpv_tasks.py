@@ -175,3 +175,26 @@ def test_uncertain_task_card_shows_the_player_only_the_impression() -> None:
                                                  "entropy": [0.35, 0.75, 0.5, 0.5]})))
     assert reply["value"]["hidden_dice"] == [1]
     assert "gm_html" in reply["value"]
+
+
+@pytest.mark.parametrize(("faces", "extra"), [
+    ([4, 8, 3, 3, 3], {"difficulty": "routine", "uncertain": True, "time_seconds": 60}),
+    ([1, 10], {"difficulty": "simple", "uncertain": True}),
+    ([2, 3, 3, 3, 3], {"preset": "emplace_charge"}),
+    ([5, 2, 3, 3, 3], {"preset": "emplace_charge"}),
+    ([3, 9, 3, 3, 3], {"preset": "emplace_charge"}),
+])
+def test_the_players_view_of_an_uncertain_task_tells_no_verdict(
+        faces: list[int], extra: dict[str, Any]) -> None:
+    # 2300ad UNCERTAIN TASKS: no verdict-bearing note, step, effect or die on the player's card.
+    result = task(faces, **extra)
+    assert result["outcome"]["hidden"] is True
+    player = firefight.render_card(result, view="player")
+    gm = firefight.render_card(result)
+    for verdict in ("charge is set", "fail to detonate", "detonates immediately",
+                    "determination", "fumble", "task time"):
+        assert verdict not in player.lower(), verdict
+    shown = [n for n in result["notes"] if not n.get("referee")]
+    assert [n["key"] for n in shown] == ["FIREFIGHT.dpv.note.uncertain"]
+    assert "uncertain" in player.lower() or "average" in player.lower()
+    assert len(gm) > len(player)

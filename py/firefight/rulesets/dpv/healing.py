@@ -94,7 +94,7 @@ def resolve_natural_healing(sheet: Sheet, request: NaturalHealingRequest) -> dic
                numbers={"weeks": request.weeks, "light_wounds": light, "shock": shock},
                outcome="natural.healed", source=SRC_NATURAL)
     if light:
-        sheet.effect("light_wound", delta=-light, label="healed_light", n=light)
+        sheet.effect("light_wounds", delta=-light, label="healed_light", n=light)
     if shock:
         sheet.effect("shock", delta=-shock, label="healed_shock", n=shock)
     return {"hit": bool(light or shock), "light_wounds": light, "shock": shock,

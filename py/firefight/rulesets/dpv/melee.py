@@ -59,7 +59,8 @@ def _strike_or_grapple(sheet: Sheet, request: MeleeRequest) -> dict[str, Any]:
                                   purpose="grapple" if grapple else "strike",
                                   source=tables().presets[task.preset or ""]["source"]
                                   ).success
-    if success and options.block and not grapple:
+    # "Surprise attacks ... are automatically successful": no block either.
+    if success and options.block and not grapple and not options.surprise:
         spec = tasks.task_spec(sheet, request.target, TaskOptions(preset="block"), settings,
                                step="block")
         blocked = tasks.roll_task(sheet, spec, step_id="block", label="block", purpose="block",

@@ -63,6 +63,14 @@ class Sheet:
             target="attacker" if target == "attacker" else "target", kind=kind, delta=delta,
             value=value, label_key=f"{P}.effect.{label or kind}", params=params))
 
+    def for_referee(self, *, notes_from: int, steps_from: int) -> None:
+        """Hide the notes and steps made since these counts from the player's card: a hidden
+        result's verdict (2300ad UNCERTAIN TASKS)."""
+        self.notes[notes_from:] = [n.model_copy(update={"referee": True})
+                                   for n in self.notes[notes_from:]]
+        self.steps[steps_from:] = [s.model_copy(update={"referee": True})
+                                   for s in self.steps[steps_from:]]
+
     def note(self, key: str, source: str = "", **params: Any) -> None:
         self.notes.append(Note(key=f"{P}.note.{key}", source=source, params=params))
 

@@ -282,8 +282,12 @@ def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
                  settings: DpvSettings) -> dict[str, Any]:
     spec = task_spec(sheet, actor, options, settings)
     preset = _preset(options)
+    if spec.uncertain:
+        sheet.note("uncertain", SRC_UNCERTAIN)
+    notes_before = len(sheet.notes)  # from here on, notes may tell the verdict
     result = roll_task(sheet, spec, step_id="task", label="task", purpose="task",
                        source=preset.get("source", ""))
+    steps_before = len(sheet.steps)
     outcome: dict[str, Any] = {"hit": result.success, "success": result.success,
                                "fumble": result.fumble, "difficulty": spec.difficulty.label,
                                "needed": spec.number, "dm": spec.dm,
@@ -293,10 +297,13 @@ def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
     else:
         outcome["summary_key"] = "FIREFIGHT.dpv.outcome." + (
             "fumble" if result.fumble else "success" if result.success else "failure")
-    if result.success:
-        outcome["seconds"] = task_time(sheet, options, preset, spec.dm)
+    if result.success:  # a time rolled only on success tells the verdict: the referee's die
+        outcome["seconds"] = task_time(sheet, options, preset, spec.dm,
+                                       side="referee" if spec.uncertain else "attacker")
     if result.failure_type == "check_determination":
         sheet.note("check_determination", "2300ad DETERMINATION")
+    if spec.uncertain:
+        sheet.for_referee(notes_from=notes_before, steps_from=steps_before)
     return outcome
 
 
@@ -311,7 +318,6 @@ def _uncertain_outcome(sheet: Sheet, spec: TaskSpec, result: TaskResult, options
                    referee_summary_key="FIREFIGHT.dpv.outcome." + (
                        "fumble" if result.fumble else "success" if result.success
                        else "failure"))
-    sheet.note("uncertain", SRC_UNCERTAIN)
     if options.preset == "emplace_charge":
         both_fail = not result.numbers["player_success"] and not result.numbers[
             "referee_success"]

@@ -201,7 +201,7 @@ def _point_effects(sheet: Sheet, total: Wound, who: dict[str, Any]) -> None:
     if stun:
         sheet.effect("stun", delta=stun, n=stun, **who)
     if light:
-        sheet.effect("light_wound", delta=light, n=light, **who)
+        sheet.effect("light_wounds", delta=light, label="light_wound", n=light, **who)
         sheet.effect("state", value="immobilized", label="immobilized", **who)
     if knocked:
         sheet.effect("state", value="knocked_down", label="knocked_down", **who)

@@ -3,9 +3,10 @@
 #
 #   make setup    .venv (dev tools + the engine, editable), node_modules, chromium
 #   make runtime  runtime/wheels/ + manifest.json, runtime/pyodide/ (what the browser loads)
-#   make packs    compendium packs: packs/_source/<pack>/ -> packs/<pack>/ (LevelDB)
+#   make packs    compendium packs: packs/_source/<pack>/ -> packs/<pack>-<system>/ (LevelDB)
 #   make table    everything, then serve the sandbox table on http://127.0.0.1:30000
 #   make test     everything, then ruff, mypy, engine tests on CPython and in Pyodide, shim, browser
+#   make test-foundry  opt-in: your Foundry v13 (FOUNDRY_ZIP=... FOUNDRY_LICENSE=... FOUNDRY_SYSTEMS=...)
 #   make bench    timings: Pyodide boot, first resolve, resolve on CPython, peak RSS
 #   make clean    remove what the build made (distclean: also .venv and node_modules)
 
@@ -31,7 +32,7 @@ PROJECT_SOURCES := pyproject.toml $(wildcard README.md) $(shell find py template
 	\( -name __pycache__ -o -name '*.pyc' -o -name '.*' \) -prune -o -print 2>/dev/null)
 PACK_SOURCES := $(shell find packs/_source -print 2>/dev/null) $(wildcard tools/build_packs.mjs)
 
-.PHONY: help setup chromium runtime test-wheels packs table test module bench clean distclean
+.PHONY: help setup chromium runtime test-wheels packs table test test-foundry module bench clean distclean
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -85,7 +86,9 @@ $(TEST_WHEELS_STAMP): tools/build_runtime.py $(VENV_STAMP)
 
 packs: $(PACKS_STAMP)
 
-$(PACKS_STAMP): $(PACK_SOURCES) $(NPM_STAMP)
+# One pack per game system for each Actor/Item source (types from js-shim/systems/); the build
+# also keeps module.json's packs and packFolders in step with tools/build_packs.mjs.
+$(PACKS_STAMP): $(PACK_SOURCES) $(wildcard js-shim/systems/*.mjs) $(NPM_STAMP)
 	@if [ -f tools/build_packs.mjs ]; then \
 		node tools/build_packs.mjs && mkdir -p $(@D) && touch $@; \
 	else \
@@ -103,6 +106,16 @@ table: setup runtime packs
 
 test: setup runtime test-wheels packs
 	$(PY) tools/run_tests.py
+
+# The real-Foundry tier (docs/building.md, "Real Foundry tier"): the play matrix in a temporary
+# copy of your own licensed Foundry v13. Without FOUNDRY_ZIP and FOUNDRY_LICENSE it prints one
+# skip line and succeeds; with them it builds dist/firefight.zip first (unless
+# FOUNDRY_MODULE_ZIP names another).
+test-foundry: setup
+	@if [ -n "$$FOUNDRY_ZIP" ] && [ -n "$$FOUNDRY_LICENSE" ] && [ -z "$$FOUNDRY_MODULE_ZIP" ]; then \
+		$(MAKE) --no-print-directory module; \
+	fi
+	$(PY) -m pytest tests/foundry -rs -p no:cacheprovider
 
 module: runtime packs
 	$(PY) tools/build_module.py

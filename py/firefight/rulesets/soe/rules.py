@@ -145,13 +145,14 @@ class _Ledger:
     def note(self, key: str, source: str, **params: Any) -> None:
         self.notes.append(Note(key=f"{P}.note.{key}", source=source, params=params))
 
-    def beyond_200m(self, option: str, key: str, value: int, source: str) -> None:
-        """Wind, perfect ranging and scope count "for ranges > 200m only" (soe Table 1)."""
+    def beyond_200m(self, key: str, value: int, source: str) -> None:
+        """Wind, perfect ranging and scope count "for ranges > 200m only" (soe Table 1); the
+        note names the modifier by its own label."""
         if self.long_range:
             self.add(key, value, source)
         else:
             self.note("long_range_only", f"{source}: for ranges > 200m only",
-                      what_key=f"{P}.opt.{option}.label")
+                      what_key=f"{P}.mod.{key}")
 
 
 def _shooter_rows(led: _Ledger, request: SoeAttackRequest, range_m: float) -> None:
@@ -167,10 +168,10 @@ def _shooter_rows(led: _Ledger, request: SoeAttackRequest, range_m: float) -> No
             "soe Table 1, \"Effective Skill\"", skill=shooter.marksmanship,
             str=shooter.strength, agl=shooter.agility)
     if opts.wind != "none":
-        led.beyond_200m("wind", f"wind.{opts.wind}", t1["wind"][opts.wind],
+        led.beyond_200m(f"wind.{opts.wind}", t1["wind"][opts.wind],
                         "soe Table 1, \"Wind\"")
     if opts.perfect_ranging:
-        led.beyond_200m("perfect_ranging", "perfect_ranging", t1["perfect_ranging"],
+        led.beyond_200m("perfect_ranging", t1["perfect_ranging"],
                         "soe Table 1, \"Perfect Ranging\"")
     if t1["position"][opts.position]:
         led.add(f"position.{opts.position}", t1["position"][opts.position],
@@ -195,7 +196,7 @@ def _weapon_rows(led: _Ledger, request: SoeAttackRequest) -> None:
         if mode == "quickfire":
             led.note("scope_quickfire", "soe 2.3, \"Quickfire\"")
         else:
-            led.beyond_200m("scope", "scope", weapon.scope_modifier, "soe Table 1, \"Scope\"")
+            led.beyond_200m("scope", weapon.scope_modifier, "soe Table 1, \"Scope\"")
     n = shots(request)
     if n > 1:
         led.add("projectiles", projectile_modifier(n),

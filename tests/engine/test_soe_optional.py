@@ -247,3 +247,41 @@ def test_claim_minus_30_to_minus_33_changes_little() -> None:
     # "moving from -30 to -33 only changes the probability by 0.2%": exactly 0.32 %.
     change = float(success_probability(-30) - success_probability(-33))
     assert 0.0031 < change < 0.0033
+
+
+def _npc_will(**settings: str) -> dict[str, Any]:
+    return {"ruleset": "soe", "action": "will_check", "settings": settings,
+            "character": {"name": "Guard", "pc": False, "stats": {"will": 10, "pretrauma": -10}}}
+
+
+def test_an_npcs_own_check_keeps_its_ties_unless_the_referee_says_otherwise() -> None:
+    # "Ties go in the Player's favor" (4): no player takes part in an NPC's own Will check.
+    # Will 10 - 10 = 0 against the referee's d20: a tie (10 vs 10) is the NPC's.
+    tie = firefight.resolve(_npc_will(), dice=[10, 10])
+    assert tie["outcome"]["success"] is True
+    assert firefight.resolve(_npc_will(solo_ties="referee"), dice=[10, 10])["outcome"][
+        "success"] is False
+    assert firefight.odds(_npc_will())["exact"] == "11/21"
+    assert firefight.odds(_npc_will(solo_ties="referee"))["exact"] == "10/21"
+
+
+def _sniper(**settings: Any) -> dict[str, Any]:
+    return {"ruleset": "soe", "settings": settings,
+            "attacker": {"name": "S", "pc": True,
+                         "stats": {"marksmanship": 28, "str": 10, "agl": 10}},
+            "target": {"name": "T", "stats": {"str": 10, "agl": 10}},
+            "weapon": {"name": "Rifle", "damage": 10, "weapon_type": "rifle", "scope": True},
+            "range": {"value": 700, "units": "m"},
+            "options": {"mode": "sniper", "position": "prone"}}
+
+
+def test_the_scope_counts_in_aimed_fire_only_by_default() -> None:
+    # soe Table 1 "Scope": "+6 ... Aimed fire only"; the other reading is a setting.
+    plain = firefight.resolve(_sniper(), seed=1)
+    keys = [m["key"] for m in plain["modifiers"]]
+    assert "FIREFIGHT.soe.mod.scope" not in keys
+    assert "FIREFIGHT.soe.note.scope_aimed_only" in [n["key"] for n in plain["notes"]]
+    assert firefight.odds(_sniper())["net_modifier"] == 2  # -17 sniper, +15 skill, +4 prone
+    scoped = firefight.resolve(_sniper(scope_in_sniper=True), seed=1)
+    assert "FIREFIGHT.soe.mod.scope" in [m["key"] for m in scoped["modifiers"]]
+    assert firefight.odds(_sniper(scope_in_sniper=True))["net_modifier"] == 8

@@ -68,9 +68,10 @@ class _Record:
 
 
 def _ties_for(character: SoeCombatant, settings: SoeSettings) -> bool:
-    """Ties on a roll the character makes against the referee (soe 4: the player's favour)."""
+    """Ties on a roll the character makes against the referee (soe 4: the player's favour;
+    with no player taking part, the ``solo_ties`` setting decides)."""
     if settings.tie_goes_to == "player":
-        return character.pc
+        return character.pc or settings.solo_ties == "acting"
     return settings.tie_goes_to == "attacker"
 
 

@@ -144,6 +144,11 @@ class SoeSettings(Strict):
         default="caption",
         json_schema_extra=choices("pretrauma_reading", ("caption", "example")),
     )
+    # Table 1 "Scope": "Aimed fire only"; off, the derivation's sniper anchors hold (8.6).
+    scope_in_sniper: bool = Field(default=False, json_schema_extra=label("scope_in_sniper"))
+    # "Ties go in the Player's favor" (4) says nothing of a roll no player takes part in.
+    solo_ties: Literal["acting", "referee"] = Field(
+        default="acting", json_schema_extra=choices("solo_ties", ("acting", "referee")))
 
 
 TraumaTables = dict[TraumaClass, Annotated[list[Annotated[str, Field(max_length=500)]],

@@ -195,6 +195,8 @@ def _weapon_rows(led: _Ledger, request: SoeAttackRequest) -> None:
     if weapon.scope:
         if mode == "quickfire":
             led.note("scope_quickfire", "soe 2.3, \"Quickfire\"")
+        elif mode == "sniper" and not request.settings.scope_in_sniper:
+            led.note("scope_aimed_only", "soe Table 1, \"Scope\": Aimed fire only")
         else:
             led.beyond_200m("scope", weapon.scope_modifier, "soe Table 1, \"Scope\"")
     n = shots(request)

@@ -4,7 +4,9 @@
 // Foundry does.
 //
 // Each page is one client: ?user=<id or name> picks the user (default: the GM), ?lang=de the
-// language, ?pack=<actor pack> the scene's actors, ?dsn=1 a stand-in for Dice So Nice.
+// language, ?pack=<actor pack> the scene's actors, ?dsn=<ms> a stand-in for Dice So Nice
+// (foundry/dice-so-nice.mjs; ?dsnSkip=hidden|immediate: a client where it does not animate),
+// ?diagonals=<CONST.GRID_DIAGONALS name> the scene's diagonal rule.
 import * as utils from "./foundry/utils.mjs";
 import { Hooks } from "./foundry/hooks.mjs";
 import { Collection } from "./foundry/collection.mjs";
@@ -14,15 +16,21 @@ import { ClientSettings } from "./foundry/settings.mjs";
 import { Localization } from "./foundry/i18n.mjs";
 import { Notifications, ChatLog } from "./foundry/ui.mjs";
 import { DialogV2 } from "./foundry/dialog.mjs";
-import { ActorSheetV2 } from "./foundry/sheets.mjs";
+import { ActorSheetV2, sheetClassFor } from "./foundry/sheets.mjs";
 import { Canvas, SceneView } from "./foundry/canvas.mjs";
 import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
 import { Combat, Combatant, CombatEncounters, CombatTracker } from "./foundry/combat.mjs";
+import { systemFor } from "./foundry/systems.mjs";
+import { validateManifest, packFromSource } from "./foundry/packages.mjs";
+import { GRID_DIAGONALS, diagonalRule } from "./foundry/grid.mjs";
+import { installDiceSoNice } from "./foundry/dice-so-nice.mjs";
 
-const MODULE_BASE = new URL("/modules/firefight/", location.href);
-const PACK_API = "/sandbox-api/packs/";
+// Relative to the page, so the table works under a route prefix (tools/serve.py --route-prefix,
+// as Foundry's routePrefix): the page is the prefix's root, the module at modules/firefight/.
+const MODULE_BASE = new URL("modules/firefight/", location.href);
+const PACK_API = new URL("sandbox-api/packs/", location.href).href;
 const params = new URLSearchParams(location.search);
 const GM_ID = "sandboxGamemastr";
 const PLAYER_1 = "sandboxPlayer001";
@@ -38,11 +46,8 @@ const LAYOUT = {
   ffSTexperienced0: { col: 15, row: 2, owner: null }, ffSTveteran00000: { col: 15, row: 5, owner: null },
   ffSTelite0000000: { col: 15, row: 8, owner: null }, ffSTrainbow00000: { col: 15, row: 11, owner: null },
 };
-const STATUS_EFFECTS = [
-  { id: "dead", name: "Dead", img: "" }, { id: "unconscious", name: "Unconscious", img: "" },
-  { id: "stun", name: "Stunned", img: "" }, { id: "prone", name: "Prone", img: "" },
-  { id: "bleeding", name: "Bleeding", img: "" },
-];
+// The game system the world runs (?system=worldbuilding|dnd5e|pf2e): its status list and types.
+const SYSTEM = systemFor(params.get("system") ?? undefined);
 
 function makeUsers() {
   const users = new Collection();
@@ -128,14 +133,16 @@ function installGlobals() {
         randomUniform: () => crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32,
       },
       sounds: { dice: null },
-      statusEffects: STATUS_EFFECTS,
+      statusEffects: structuredClone(SYSTEM.statusEffects),
       ChatMessage: { documentClass: ChatMessage },
-      Actor: { documentClass: Actor, sheetClass: ActorSheetV2 },
+      Actor: { documentClass: Actor, sheetClass: sheetClassFor(SYSTEM) },
       Item: { documentClass: Item },
       Combat: { documentClass: Combat }, Combatant: { documentClass: Combatant },
     },
     game: {
       ready: false, version: "13.sandbox", release: { generation: 13 },
+      system: { id: SYSTEM.id, title: SYSTEM.title, version: SYSTEM.version },
+      documentTypes: structuredClone(SYSTEM.documentTypes),
       users, user: me, userId: me.id,
       settings: new ClientSettings(), i18n: new Localization(params.get("lang") ?? "en"),
       socket: makeSocket(), keybindings: makeKeybindings(),
@@ -155,29 +162,12 @@ function installGlobals() {
     name: "Roll mode", scope: "client", config: false, type: String, default: "publicroll",
     choices: { publicroll: "Public roll", gmroll: "Private GM roll", blindroll: "Blind GM roll", selfroll: "Self roll" },
   });
-  if (params.get("dsn")) installDiceSoNiceStandIn();
+  if (params.get("dsn")) installDiceSoNice({ ms: Number(params.get("dsn")) > 1 ? Number(params.get("dsn")) : 1500, skip: params.get("dsnSkip") ?? "" });
   // The sandbox world's percentile ground scale: the scene is in metres (5 m squares), and
   // one tabletop inch stands for 2 m (a 5 m square is 2.5"), unless the settings say otherwise.
   for (const [id, value] of Object.entries(WORLD_DEFAULTS)) if (!(id in game.settings._values)) game.settings._values[id] = value;
 }
 const WORLD_DEFAULTS = { "firefight.percentile.inch_equals": 2, "firefight.percentile.inch_units": "m" };
-
-/** A stand-in for Dice So Nice: "animates" a message's rolls for a while, then reports it done. */
-function installDiceSoNiceStandIn() {
-  const ms = Number(params.get("dsn")) > 1 ? Number(params.get("dsn")) : 1500;
-  game.dice3d = {
-    isEnabled: () => true,
-    showForRoll: () => new Promise((resolve) => setTimeout(() => resolve(true), ms)),
-  };
-  Hooks.on("createChatMessage", (message) => {
-    if (!message.rolls?.length) return;
-    document.body.classList.add("dice-rolling");
-    game.dice3d.showForRoll().then(() => {
-      document.body.classList.remove("dice-rolling");
-      Hooks.callAll("diceSoNiceRollComplete", message.id);
-    });
-  });
-}
 
 async function fetchJSON(url) {
   const res = await fetch(url);
@@ -190,8 +180,10 @@ async function fetchJSON(url) {
 const SCENE_PACK = params.get("pack") ?? "soe-actors";
 
 async function buildWorld(manifest) {
-  const actorPacks = manifest.packs.filter((p) => p.type === "Actor" && p.name === SCENE_PACK);
-  if (!actorPacks.length) throw new Error(`no Actor pack named ${SCENE_PACK} in module.json`);
+  // ?pack= names a pack or the source it is built from (soe-actors: soe-actors-<world's system>).
+  const chosen = packFromSource(manifest, SCENE_PACK, game.system.id);
+  if (chosen?.type !== "Actor") throw new Error(`no Actor pack ${SCENE_PACK} for the system ${game.system.id} in module.json`);
+  const actorPacks = [chosen];
   const tokens = [];
   const owners = [PLAYER_1, PLAYER_2];
   for (const pack of actorPacks) {
@@ -201,15 +193,16 @@ async function buildWorld(manifest) {
       const actor = new Actor(data);
       game.actors.set(actor.id, actor);
       const proto = data.prototypeToken ?? {};
+      // The prototype's actorLink, as Foundry places a token (unlinked NPCs get synthetic actors).
       tokens.push({
-        _id: `tok${actor.id.slice(3)}`, name: proto.name ?? actor.name, actorId: actor.id, actorLink: true,
+        _id: `tok${actor.id.slice(3)}`, name: proto.name ?? actor.name, actorId: actor.id, actorLink: Boolean(proto.actorLink),
         x: place.col * 100, y: place.row * 100, width: proto.width ?? 1, height: proto.height ?? 1,
-        disposition: proto.disposition ?? 0, texture: { src: new URL(proto.texture?.src ?? actor.img, location.origin + "/").pathname },
+        disposition: proto.disposition ?? 0, texture: { src: new URL(proto.texture?.src ?? actor.img, location.href).pathname },
       });
     }
   }
   const scene = new Scene({ _id: "sandboxScene0001", name: "Proving ground", cols: 18, rows: 14, active: true,
-    grid: { type: 1, size: 100, distance: 5, units: "m" }, tokens });
+    grid: { type: 1, size: 100, distance: 5, units: "m", diagonals: diagonalRule(params.get("diagonals")) ?? GRID_DIAGONALS.EQUIDISTANT }, tokens });
   game.scenes.set(scene.id, scene);
   return scene;
 }
@@ -251,6 +244,9 @@ async function main() {
   installGlobals();
   trackPresence();
   const manifest = await fetchJSON(new URL("module.json", MODULE_BASE));
+  // Foundry's server validates a package before it loads it (sandbox/foundry/packages.mjs).
+  await validateManifest(manifest, { exists: async (path, { directory } = {}) =>
+    (await fetch(new URL(directory ? `${path}/CURRENT` : path, MODULE_BASE), { method: "HEAD" })).ok });
   game.modules.set(manifest.id, { ...manifest, active: true });
   await game.i18n.loadModuleLanguages(manifest, MODULE_BASE);
   document.documentElement.lang = game.i18n.lang;

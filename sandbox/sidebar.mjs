@@ -1,8 +1,10 @@
 // Sandbox sidebar: Chat / Actors / Compendiums tabs, the compendium packs of the module's
-// manifest with draggable entries (drag data as Foundry's: {type, uuid}), the actors directory,
-// and the topbar's user, roll-mode, language and settings controls.
+// manifest that the world's system gets, with draggable entries (drag data as Foundry's:
+// {type, uuid}), the actors directory, and the topbar's user, roll-mode, language and settings
+// controls.
 import { escapeHTML } from "./foundry/utils.mjs";
 import { packDocuments } from "./foundry/documents.mjs";
+import { packsForSystem } from "./foundry/packages.mjs";
 
 function dragData(el, data) {
   el.draggable = true;
@@ -29,7 +31,8 @@ export function renderActors() {
 async function renderCompendium(manifest) {
   const root = document.getElementById("compendium-list");
   root.innerHTML = "";
-  for (const pack of manifest.packs.filter((p) => p.type === "Item" || p.type === "Actor")) {
+  // A world lists only the packs of its own system (or of none): sandbox/foundry/packages.mjs.
+  for (const pack of packsForSystem(manifest, game.system.id).filter((p) => p.type === "Item" || p.type === "Actor")) {
     const details = document.createElement("details");
     details.className = "compendium-pack";
     details.dataset.pack = pack.name;

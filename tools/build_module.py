@@ -6,7 +6,9 @@
 The zip holds, at its root (Foundry unpacks it as ``Data/modules/firefight/``): ``module.json``,
 the shim (``js-shim/``), the Pyodide runtime and the wheels it loads (``runtime/``, with the
 settings schemas), the card templates, the languages, the icons and the compendium packs
-compiled to LevelDB (``packs/<pack>/``; run ``make packs`` first). Nothing else: no tests, no
+compiled to LevelDB, one per supported game system for Actor and Item packs
+(``packs/<source>-<system>/``, each declaring its ``system`` in module.json; run ``make packs``
+first). Nothing else: no tests, no
 Python sources (the engine ships as its wheel), no ``node_modules``, no pack sources.
 Every path the manifest names is checked to be in the zip, and every wheel the runtime's
 manifest lists; a missing one fails the build.

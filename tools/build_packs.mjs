@@ -1,9 +1,21 @@
 #!/usr/bin/env node
-// Validate packs/_source/<pack>/*.json and compile them to LevelDB in packs/<pack>/.
-// Usage: node tools/build_packs.mjs [--check]   (--check validates only)
-import { readFile, readdir, rm } from "node:fs/promises";
+// Validate packs/_source/<source>/*.json and compile them to LevelDB packs, one per supported game
+// system for Actor and Item sources (packs/<source>-<system>/), one for the others (RollTable).
+//
+// Why one pack per system: Foundry refuses an Actor or Item compendium pack that does not declare
+// the `system` it depends on (foundryvtt/foundryvtt#7636, #8037; #13505, still open, asks to relax
+// it), and hides a pack whose system is not the world's. The sources stay system-neutral
+// (type "base", system {}); the build gives each document the type the system's adapter
+// (js-shim/systems/) maps its Firefight role to, plus the adapter's `documentDefaults`.
+//
+// module.json's `packs` and `packFolders` are generated from SOURCES and FOLDERS below: the build
+// rewrites them when they differ, and `--check` fails when they differ.
+//
+// Usage: node tools/build_packs.mjs [--check]   (--check: validate sources and module.json only)
+import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ADAPTERS } from "../js-shim/systems/index.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ID_RE = /^[A-Za-z0-9]{16}$/;
@@ -15,8 +27,93 @@ const EMBEDDED = {
 };
 // RollTables have no subtype, and their results carry text rather than a name.
 const TYPED = new Set(["Item", "Actor"]);
+const OWNERSHIP = { PLAYER: "OBSERVER", ASSISTANT: "OWNER" };
 
-/** Validate one pack's documents; returns error strings. `seen` maps id -> file across packs. */
+/** The pack sources (packs/_source/<name>/), system-neutral. */
+export const SOURCES = [
+  { name: "soe-weapons", label: "Stars of Empire: Weapons", type: "Item" },
+  { name: "soe-armor", label: "Stars of Empire: Armor", type: "Item" },
+  { name: "soe-actors", label: "Stars of Empire: Actors", type: "Actor" },
+  { name: "soe-bestiary", label: "Stars of Empire: Bestiary (Table 7)", type: "Actor" },
+  { name: "soe-trauma", label: "Stars of Empire: General Trauma (placeholders)", type: "RollTable" },
+  { name: "percentile-weapons", label: "Percentile: Small Arms (our own armory)", type: "Item" },
+  { name: "percentile-actors", label: "Percentile: Soldiers", type: "Actor" },
+  { name: "shock-weapons", label: "SHOCK: Weapons by Damage Class", type: "Item" },
+  { name: "shock-troops", label: "SHOCK: Troops by Quality", type: "Actor" },
+  { name: "dpv-weapons", label: "2300 AD: House Armory (our own statistics)", type: "Item" },
+  { name: "dpv-npcs", label: "2300 AD: NPCs by Experience", type: "Actor" },
+];
+
+/** One compendium folder per ruleset, under "Firefight" (PackageManifestData packFolders). */
+export const FOLDERS = [
+  { name: "Stars of Empire", sources: ["soe-weapons", "soe-armor", "soe-actors", "soe-bestiary", "soe-trauma"] },
+  { name: "Percentile Skirmish", sources: ["percentile-weapons", "percentile-actors"] },
+  { name: "SHOCK", sources: ["shock-weapons", "shock-troops"] },
+  { name: "2300 AD", sources: ["dpv-weapons", "dpv-npcs"] },
+];
+
+/** The name of the pack built from a source for a system (the source's own for a RollTable). */
+export function packName(source, systemId) {
+  return TYPED.has(source.type) ? `${source.name}-${systemId}` : source.name;
+}
+
+/** module.json `packs`: every Actor/Item source once per system of ADAPTERS, the others once. */
+export function manifestPacks(sources = SOURCES, systems = Object.keys(ADAPTERS)) {
+  const packs = [];
+  for (const source of sources) {
+    for (const system of TYPED.has(source.type) ? systems : [null]) {
+      const name = packName(source, system);
+      packs.push({
+        name, label: source.label, ...(system ? { system } : {}), path: `packs/${name}`, type: source.type,
+        ownership: { ...OWNERSHIP }, flags: { firefight: { source: source.name } },
+      });
+    }
+  }
+  return packs;
+}
+
+/** module.json `packFolders`: Firefight / <ruleset> / its packs, of every system (a world lists
+ * only the packs of its own system, so each folder shows one copy of each source). */
+export function manifestPackFolders(packs = manifestPacks()) {
+  return [{
+    name: "Firefight", sorting: "m", packs: [],
+    folders: FOLDERS.map((folder) => ({
+      name: folder.name, sorting: "m",
+      packs: packs.filter((p) => folder.sources.includes(p.flags.firefight.source)).map((p) => p.name),
+    })),
+  }];
+}
+
+/** A pack document's Firefight role: Actor "character" (linked token) | "npc"; Item "weapon" |
+ * "armor" | "gear" (its ruleset data's `category`). */
+export function roleOf(documentName, doc) {
+  if (documentName === "Actor") return doc.prototypeToken?.actorLink ? "character" : "npc";
+  const data = Object.values(doc.flags?.firefight ?? {}).find((v) => v && typeof v === "object" && "category" in v);
+  return ["weapon", "armor"].includes(data?.category) ? data.category : "gear";
+}
+
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function withDefaults(defaults, data) {
+  const out = structuredClone(defaults ?? {});
+  for (const [k, v] of Object.entries(data ?? {})) out[k] = isObject(v) && isObject(out[k]) ? withDefaults(out[k], v) : structuredClone(v);
+  return out;
+}
+
+/** A source document as the given system's pack holds it: its `type` mapped from its role by the
+ * adapter's documentTypes, `system` filled from the adapter's documentDefaults; embedded items too. */
+export function toSystem(documentName, doc, adapter) {
+  if (!TYPED.has(documentName)) return structuredClone(doc);
+  const type = adapter.documentTypes?.[documentName]?.[roleOf(documentName, doc)];
+  if (!type) throw new Error(`${adapter.id}: no ${documentName} type for role ${roleOf(documentName, doc)} (${doc.name})`);
+  const out = { ...structuredClone(doc), type, system: withDefaults(adapter.documentDefaults?.[documentName]?.[type], doc.system) };
+  if (documentName === "Actor" && Array.isArray(doc.items)) out.items = doc.items.map((item) => toSystem("Item", item, adapter));
+  return out;
+}
+
+/** Validate one source's documents; returns error strings. `seen` maps id -> file across sources. */
 export function validateDocs(pack, docs, seen = new Map()) {
   const errors = [];
   const collection = COLLECTION[pack.type];
@@ -47,8 +144,8 @@ export function validateDocs(pack, docs, seen = new Map()) {
   return errors;
 }
 
-async function loadPack(pack) {
-  const dir = path.join(ROOT, "packs", "_source", pack.name);
+async function loadSource(source) {
+  const dir = path.join(ROOT, "packs", "_source", source.name);
   const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
   const docs = [];
   for (const file of files) {
@@ -56,43 +153,69 @@ async function loadPack(pack) {
     try {
       docs.push({ file, doc: JSON.parse(text) });
     } catch (err) {
-      throw new Error(`${pack.name}/${file}: invalid JSON: ${err.message}`);
+      throw new Error(`${source.name}/${file}: invalid JSON: ${err.message}`);
     }
   }
-  if (!docs.length) throw new Error(`${pack.name}: no documents in ${dir}`);
+  if (!docs.length) throw new Error(`${source.name}: no documents in ${dir}`);
   return { dir, docs };
+}
+
+/** module.json with its packs and packFolders as generated; `changed` when they differed. */
+export function generatedManifest(manifest) {
+  const packs = manifestPacks();
+  const next = { ...manifest, packs, packFolders: manifestPackFolders(packs) };
+  const changed = JSON.stringify(manifest.packs) !== JSON.stringify(next.packs)
+    || JSON.stringify(manifest.packFolders) !== JSON.stringify(next.packFolders);
+  return { manifest: next, changed };
 }
 
 async function main() {
   const checkOnly = process.argv.includes("--check");
-  const manifest = JSON.parse(await readFile(path.join(ROOT, "module.json"), "utf8"));
+  const manifestPath = path.join(ROOT, "module.json");
+  const { manifest, changed } = generatedManifest(JSON.parse(await readFile(manifestPath, "utf8")));
   const seen = new Map();
   const loaded = [];
   const errors = [];
-  for (const pack of manifest.packs) {
-    if (pack.path !== `packs/${pack.name}`) errors.push(`${pack.name}: path should be packs/${pack.name}`);
-    const { dir, docs } = await loadPack(pack);
-    errors.push(...validateDocs(pack, docs, seen));
-    loaded.push({ pack, dir, count: docs.length });
+  for (const source of SOURCES) {
+    const { dir, docs } = await loadSource(source);
+    errors.push(...validateDocs(source, docs, seen));
+    loaded.push({ source, dir, count: docs.length });
   }
-  const listed = new Set(manifest.packs.map((p) => p.name));
-  const sources = (await readdir(path.join(ROOT, "packs", "_source"), { withFileTypes: true }))
-    .filter((d) => d.isDirectory() && !listed.has(d.name)).map((d) => d.name);
-  if (sources.length) console.warn(`build_packs: WARNING: not in module.json "packs", not built: ${sources.join(", ")}`);
+  const known = new Set(SOURCES.map((s) => s.name));
+  const unknown = (await readdir(path.join(ROOT, "packs", "_source"), { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && !known.has(d.name)).map((d) => d.name);
+  if (unknown.length) console.warn(`build_packs: WARNING: not in SOURCES (tools/build_packs.mjs), not built: ${unknown.join(", ")}`);
+  if (checkOnly && changed) errors.push("module.json packs/packFolders differ from the build's (run `make packs`)");
   if (errors.length) {
     console.error(`build_packs: ${errors.length} error(s):\n  ` + errors.join("\n  "));
     process.exit(1);
   }
   if (checkOnly) {
-    console.log(`build_packs: ${loaded.length} packs valid`);
+    console.log(`build_packs: ${loaded.length} sources valid, module.json in step`);
     return;
   }
+  if (changed) {
+    await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+    console.log("build_packs: module.json packs/packFolders regenerated");
+  }
   const { compilePack } = await import("@foundryvtt/foundryvtt-cli");
-  for (const { pack, dir, count } of loaded) {
+  for (const pack of manifest.packs) {
+    const { source, dir, count } = loaded.find((l) => l.source.name === pack.flags.firefight.source);
+    const adapter = pack.system ? ADAPTERS[pack.system] : null;
     const dest = path.join(ROOT, pack.path);
     await rm(dest, { recursive: true, force: true });
-    await compilePack(dir, dest, { log: false });
+    // transformEntry sees each top-level document with its embedded ones before it is written.
+    const transformEntry = adapter ? (doc) => void Object.assign(doc, toSystem(source.type, doc, adapter)) : undefined;
+    await compilePack(dir, dest, { log: false, transformEntry });
     console.log(`build_packs: ${pack.name}: ${count} documents -> ${pack.path}`);
+  }
+  // Packs of an earlier build that module.json no longer names (e.g. the system-less ones).
+  const built = new Set(manifest.packs.map((p) => p.name));
+  for (const d of await readdir(path.join(ROOT, "packs"), { withFileTypes: true })) {
+    if (d.isDirectory() && d.name !== "_source" && !built.has(d.name)) {
+      await rm(path.join(ROOT, "packs", d.name), { recursive: true, force: true });
+      console.log(`build_packs: removed stale packs/${d.name}`);
+    }
   }
 }
 

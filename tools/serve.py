@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
 """Serve the Firefight sandbox table on loopback (stdlib only).
 
-    python3 tools/serve.py [--port 30000]
+    python3 tools/serve.py [--port 30000] [--route-prefix ff] [--wasm-mime application/wasm]
 
 URLs mirror Foundry's: ``/`` is ``sandbox/``; ``/modules/firefight/`` is the repo root
 (``runtime/``, ``lang/``, ``js-shim/`` ...). ``/sandbox-api/packs/<pack>`` returns the
-documents of ``packs/_source/<pack>/`` as a JSON list, so the table can place the actors.
+documents of the compiled LevelDB pack ``packs/<pack>/`` (what the module zip ships, read by
+``tools/read_pack.mjs``) as a JSON list, so the table can place the actors.
+
+``--route-prefix PREFIX`` serves everything under ``/PREFIX/`` (the sandbox at ``/PREFIX/``, the
+module at ``/PREFIX/modules/firefight/``), as Foundry's ``routePrefix`` option does; nothing is
+served outside it. ``--wasm-mime TYPE`` is the Content-Type of ``.wasm`` files (Foundry's own
+server may not send ``application/wasm``; the engine must boot either way).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import mimetypes
 import os
 import posixpath
+import re
+import shutil
+import subprocess
 import sys
+import threading
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +34,9 @@ from urllib.parse import unquote, urlsplit
 REPO = Path(__file__).resolve().parent.parent
 MODULE_PREFIX = "/modules/firefight/"
 PACK_API = "/sandbox-api/packs/"
+PACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+# LevelDB files that change when a pack is merely opened (they say nothing about its content).
+PACK_VOLATILE = {"LOCK", "LOG", "LOG.old"}
 
 TYPES = {
     ".mjs": "text/javascript",
@@ -48,6 +60,10 @@ class Handler(SimpleHTTPRequestHandler):
     extensions_map = {**mimetypes.types_map, **TYPES}  # noqa: RUF012
     overrides: dict[str, Path] = {}  # noqa: RUF012
     quiet = False
+    prefix = ""  # "" or "/PREFIX" (no trailing slash)
+    # pack name -> (signature of its files, JSON body); shared by the server's threads
+    pack_cache: dict[str, tuple[tuple[tuple[str, int, int], ...], bytes]] = {}  # noqa: RUF012
+    pack_lock = threading.Lock()
 
     def end_headers(self) -> None:
         # Cross-origin isolation lets Pyodide use SharedArrayBuffer; everything is same-origin.
@@ -57,8 +73,21 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def translate_path(self, path: str) -> str:
+    def _unprefixed(self, path: str) -> str | None:
+        """The URL path below the route prefix (None: outside it)."""
         url_path = posixpath.normpath(unquote(urlsplit(path).path))
+        if not self.prefix:
+            return url_path
+        if url_path == self.prefix:
+            return "/"
+        if url_path.startswith(self.prefix + "/"):
+            return url_path[len(self.prefix) :]
+        return None
+
+    def translate_path(self, path: str) -> str:
+        url_path = self._unprefixed(path)
+        if url_path is None:
+            return str(REPO / "sandbox" / "__missing__")
         if url_path in self.overrides:
             return str(self.overrides[url_path])
         if (url_path + "/").startswith(MODULE_PREFIX):
@@ -75,7 +104,10 @@ class Handler(SimpleHTTPRequestHandler):
         return str(target)
 
     def do_GET(self) -> None:
-        path = urlsplit(self.path).path
+        path = self._unprefixed(self.path)
+        if path is None:
+            self.send_error(HTTPStatus.NOT_FOUND, f"outside the route prefix {self.prefix}/")
+            return
         if path.startswith(PACK_API):
             self._send_pack(path[len(PACK_API) :])
             return
@@ -86,17 +118,45 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_error(HTTPStatus.NOT_FOUND, "no directory listings")
 
     def _send_pack(self, name: str) -> None:
-        src = REPO / "packs" / "_source" / name
-        if not name or "/" in name or name.startswith(".") or not src.is_dir():
-            self.send_error(HTTPStatus.NOT_FOUND, "no such pack")
+        pack = REPO / "packs" / name
+        if not PACK_NAME.match(name) or name == "_source" or not (pack / "CURRENT").is_file():
+            self.send_error(HTTPStatus.NOT_FOUND, f"no compiled pack packs/{name}")
             return
-        docs = [json.loads(p.read_text("utf-8")) for p in sorted(src.glob("*.json"))]
-        body = json.dumps(docs).encode()
+        try:
+            body = self._read_pack(name, pack)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:  # e.g. while rebuilt
+            self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, "pack unreadable", explain=str(exc))
+            return
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    @classmethod
+    def _read_pack(cls, name: str, pack: Path) -> bytes:
+        """The pack's documents as JSON, read from LevelDB by tools/read_pack.mjs (cached until
+        its files change)."""
+        signature = tuple(
+            (f.name, f.stat().st_mtime_ns, f.stat().st_size)
+            for f in sorted(pack.iterdir())
+            if f.name not in PACK_VOLATILE
+        )
+        with cls.pack_lock:
+            cached = cls.pack_cache.get(name)
+            if cached and cached[0] == signature:
+                return cached[1]
+            node = shutil.which("node")
+            if node is None:
+                raise RuntimeError("node is not installed: it reads the LevelDB packs")
+            proc = subprocess.run(
+                [node, str(REPO / "tools" / "read_pack.mjs"), str(pack)],
+                capture_output=True, cwd=REPO, timeout=120, check=False,
+            )
+            if proc.returncode != 0:
+                raise RuntimeError(f"reading packs/{name}: {proc.stderr.decode(errors='replace')}")
+            cls.pack_cache[name] = (signature, proc.stdout)
+            return proc.stdout
 
     def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
@@ -109,17 +169,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=30000)
     parser.add_argument("--quiet", action="store_true", help="do not log each request")
     parser.add_argument(
+        "--route-prefix", default="", metavar="PREFIX",
+        help="serve everything under /PREFIX/, as Foundry's routePrefix option does",
+    )
+    parser.add_argument(
+        "--wasm-mime", default="application/wasm", metavar="TYPE",
+        help="Content-Type of .wasm files (default application/wasm)",
+    )
+    parser.add_argument(
         "--override", action="append", default=[], metavar="URLPATH=FILE",
-        help="serve FILE at URLPATH instead (development, e.g. a stub engine worker)",
+        help="serve FILE at URLPATH (below the route prefix) instead; a FILE that does not exist"
+        " gives 404 (development and tests, e.g. a stub engine worker or a missing runtime)",
     )
     args = parser.parse_args(argv)
     overrides = {}
     for spec in args.override:
         url_path, _, file = spec.partition("=")
         overrides[posixpath.normpath(url_path)] = Path(file).resolve()
-    handler = type("FirefightHandler", (Handler,), {"overrides": overrides, "quiet": args.quiet})
+    prefix = "/" + args.route_prefix.strip("/") if args.route_prefix.strip("/") else ""
+    handler = type("FirefightHandler", (Handler,), {
+        "overrides": overrides, "quiet": args.quiet, "prefix": prefix,
+        "extensions_map": {**Handler.extensions_map, ".wasm": args.wasm_mime},
+    })
     server = ThreadingHTTPServer(("127.0.0.1", args.port), partial(handler, directory=str(REPO)))
-    print(f"Firefight sandbox table: http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    url = f"http://127.0.0.1:{server.server_address[1]}{prefix}/"
+    print(f"Firefight sandbox table: {url}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

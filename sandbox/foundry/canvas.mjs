@@ -3,6 +3,7 @@
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
 import { fromUuid } from "./documents.mjs";
+import { SquareGrid } from "./grid.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
 const svg = (tag, attrs = {}) => {
@@ -10,43 +11,6 @@ const svg = (tag, attrs = {}) => {
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;
 };
-
-/** Square grid; diagonals measured exactly (a diagonal step is √2 spaces). */
-export class SquareGrid {
-  constructor({ size = 100, distance = 5, units = "m" } = {}) {
-    Object.assign(this, { type: 1, size, sizeX: size, sizeY: size, distance, units });
-  }
-  isSquare = true;
-  isGridless = false;
-  getOffset({ x, y }) {
-    return { i: Math.floor(y / this.size), j: Math.floor(x / this.size) };
-  }
-  getCenterPoint({ i, j }) {
-    return { x: (j + 0.5) * this.size, y: (i + 0.5) * this.size };
-  }
-  getTopLeftPoint({ i, j }) {
-    return { x: j * this.size, y: i * this.size };
-  }
-  /** measurePath(waypoints) -> {waypoints, segments, distance, cost, spaces} */
-  measurePath(waypoints, options = {}) {
-    const segments = [];
-    let distance = 0;
-    let spaces = 0;
-    for (let k = 1; k < waypoints.length; k++) {
-      const from = waypoints[k - 1];
-      const to = waypoints[k];
-      const di = Math.abs(to.y - from.y) / this.size;
-      const dj = Math.abs(to.x - from.x) / this.size;
-      const straight = Math.max(di, dj) - Math.min(di, dj);
-      const steps = straight + Math.SQRT2 * Math.min(di, dj);
-      const d = steps * this.distance;
-      segments.push({ from, to, distance: d, cost: d, spaces: Math.round(Math.max(di, dj)) });
-      distance += d;
-      spaces += Math.round(Math.max(di, dj));
-    }
-    return { waypoints, segments, distance, cost: distance, spaces, diagonals: 0 };
-  }
-}
 
 /** A token placeable on the canvas. */
 export class Token {
@@ -166,8 +130,9 @@ function barOf(st) {
   return null;
 }
 
-// Status icons drawn on tokens (Foundry's core status ids).
-export const STATUS_ICONS = { dead: "☠", unconscious: "💤", stun: "✷", prone: "⤓", bleeding: "🩸" };
+// Status icons drawn on tokens (core's status ids and the dnd5e / pf2e ones Firefight sets).
+export const STATUS_ICONS = { dead: "☠", unconscious: "💤", stun: "✷", stunned: "✷", prone: "⤓", bleeding: "🩸",
+  fear: "!", frightened: "!" };
 
 /**
  * TokenHUD subset: a panel beside a token with a left and a right column of control icons;
@@ -464,8 +429,10 @@ export class Canvas {
     }
     const size = this.grid.size;
     const proto = source.prototypeToken ?? {};
+    // The prototype token's actorLink: an unlinked actor dropped twice gives two tokens, each
+    // with its own synthetic actor (TokenDocument#actor, documents.mjs).
     await this.scene.createEmbeddedDocuments("Token", [{
-      name: proto.name ?? actor.name, actorId: actor.id, actorLink: true,
+      name: proto.name ?? actor.name, actorId: actor.id, actorLink: Boolean(proto.actorLink),
       x: Math.floor(data.x / size) * size, y: Math.floor(data.y / size) * size,
       width: proto.width ?? 1, height: proto.height ?? 1, disposition: proto.disposition ?? -1,
       texture: { src: new URL(proto.texture?.src ?? actor.img ?? "", location.origin + "/").pathname },

@@ -8,6 +8,11 @@
 //   The hooks fire on the initiating client before the update, and updateData / updateOptions
 //   may be mutated by them; then "updateCombat"(combat, changed, options, userId) on every client.
 //   Combat#setupTurns sorts the combatants by initiative (highest first), then by name.
+// Who may update a Combat: a GM anything; a player who owns the current combatant only its `turn`
+// and `round` (a player's End Turn; any other key, e.g. flags, is refused:
+// fvtt-fria-ligan/yearzero-combat-fvtt#85, Nimble-Co/FoundryVTT-Nimble#853,
+// foundryvtt/foundryvtt#10501). The tracker gives that player an End Turn control
+// (foundryvtt/foundryvtt#11737: "For normal player, there's end turn button").
 // Every table page keeps the same encounters over foundry/net.mjs, like the other documents.
 import { Collection } from "./collection.mjs";
 import { Document, applyDiff } from "./documents.mjs";
@@ -126,6 +131,12 @@ export class Combat extends Document {
   canUserModify(user) {
     return Boolean(user?.isGM);
   }
+  /** May this user make this update? GM: anything; the current combatant's owner: turn/round only. */
+  canUserUpdate(user, changes) {
+    if (user?.isGM) return true;
+    const keys = Object.keys(changes ?? {}).filter((k) => k !== "_id");
+    return Boolean(this.combatant?._isOwnedBy(user)) && keys.length > 0 && keys.every((k) => k === "turn" || k === "round");
+  }
 
   static async create(data = {}, options = {}) {
     if (!game.user?.isGM) throw new Error(`User ${game.user?.name} lacks permission to create Combat`);
@@ -197,7 +208,10 @@ export class Combat extends Document {
   }
 
   async update(changes = {}, options = {}) {
-    if (!this.canUserModify(game.user)) throw new Error(`User ${game.user?.name} lacks permission to update Combat [${this.id}]`);
+    if (!this.canUserUpdate(game.user, changes)) {
+      const keys = Object.keys(changes).filter((k) => k !== "_id").join(", ");
+      throw new Error(`User ${game.user?.name} lacks permission to update Combat [${this.id}] (${keys || "nothing"}): a player may change only turn and round, on their own combatant's turn`);
+    }
     const diff = deepClone(changes);
     if (Hooks.call("preUpdateCombat", this, diff, options, game.user.id) === false) return undefined;
     this._applyUpdate(diff, options, game.user.id);
@@ -325,6 +339,9 @@ export class CombatTracker {
     }).join("");
     const scrolled = root.querySelector(".combat-panel-body")?.scrollTop ?? 0;
     const button = (action, label, title, disabled = false) => `<button type="button" data-action="${action}" title="${escapeHTML(title)}"${disabled || !gm ? " disabled" : ""}>${label}</button>`;
+    // A player sees End Turn on their own combatant's turn (Combat#nextTurn, turn/round only).
+    const myTurn = !gm && combat?.started && Boolean(combat.combatant?._isOwnedBy(game.user));
+    const endTurn = myTurn ? `<button type="button" data-action="nextTurn" class="end-turn" title="End your turn">End Turn ▶</button>` : "";
     root.innerHTML = `<header class="combat-panel-header">
         <h3>Combat</h3>
         <span class="encounter-round" data-round="${combat?.round ?? 0}">${combat ? (combat.started ? `Round ${combat.round}` : "Not started") : "No encounter"}</span>
@@ -334,10 +351,11 @@ export class CombatTracker {
         ${combat ? "" : `<p class="hint">${selected ? `${selected} token${selected > 1 ? "s" : ""} selected.` : "Select tokens (Shift-click for more), then:"}</p>`}
         ${combat ? "" : button("create", "⚔ Create encounter", "A new encounter with the selected tokens (all tokens if none is selected)")}
         ${combat && !combat.started ? button("startCombat", "▶ Begin", "Begin combat") : ""}
-        ${combat?.started ? button("previousTurn", "◀", "Previous turn") : ""}
-        ${combat?.started ? button("nextTurn", "Next ▶", "Next turn") : ""}
-        ${combat?.started ? button("nextRound", "Next round", "Next round") : ""}
-        ${combat ? button("endCombat", "End", "End the encounter") : ""}
+        ${combat?.started && gm ? button("previousTurn", "◀", "Previous turn") : ""}
+        ${combat?.started && gm ? button("nextTurn", "Next ▶", "Next turn") : ""}
+        ${combat?.started && gm ? button("nextRound", "Next round", "Next round") : ""}
+        ${combat && gm ? button("endCombat", "End", "End the encounter") : ""}
+        ${endTurn}
       </div>
       <div class="combat-panel-body">
         <ol id="combat-tracker" class="directory combat-tracker combat-turns">${rows}</ol>

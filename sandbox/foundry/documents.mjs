@@ -32,9 +32,20 @@ export function applyDiff(source, diff) {
   }
 }
 
+// Actor and Item carry a `type` that must be one the world's system declares
+// (game.documentTypes); Foundry's validation error reads 'type: "base" is not a valid type for
+// the Actor Document class' (sandbox/README.md, "Packages and document types").
+const TYPED_DOCUMENTS = ["Actor", "Item"];
+function validateType(documentName, type) {
+  const types = globalThis.game?.documentTypes?.[documentName];
+  if (!TYPED_DOCUMENTS.includes(documentName) || !types || types.includes(type)) return;
+  throw new Error(`${documentName} validation errors:\n  type: "${type}" is not a valid type for the ${documentName} Document class`);
+}
+
 export class Document {
   static documentName = "Document";
   constructor(data = {}, { parent = null } = {}) {
+    validateType(this.constructor.documentName, data?.type);
     this._source = deepClone(data);
     this._source._id ??= randomID();
     this._source.flags ??= {};
@@ -128,6 +139,7 @@ export class Item extends Document {
     const list = this.parent?._source?.items;
     const i = list?.findIndex((d) => d._id === this.id) ?? -1;
     if (i >= 0) list[i] = deepClone(this._source);
+    if (this.parent?.isToken) this.parent.token._storeDelta(this.parent._source);
   }
 }
 
@@ -141,6 +153,7 @@ function createItems(actor, list, userId, options = {}) {
     actor.items.set(item.id, item);
     created.push(item);
   }
+  if (actor.isToken) actor.token._storeDelta(actor._source);
   for (const item of created) Hooks.callAll("createItem", item, options, userId);
   return created;
 }
@@ -180,17 +193,36 @@ export class Actor extends Document {
   getActiveTokens() {
     return canvas.tokens?.placeables.filter((t) => t.actor === this) ?? [];
   }
+  /** An unlinked token's own (synthetic) actor: same id as the base actor, parent its token. */
+  get isToken() {
+    return this.parent instanceof TokenDocument;
+  }
+  get token() {
+    return this.isToken ? this.parent : null;
+  }
+  _onUpdate() {
+    // A synthetic actor's changes land on its token (the token's actor delta), never on the world
+    // actor; a world actor's changes show through every unlinked token's actor not overriding them.
+    if (this.isToken) this.parent._storeDelta(this._source);
+    else for (const scene of game.scenes ?? []) for (const token of scene.tokens ?? []) if (token._syntheticActor && token.actorId === this.id) token._refreshActor();
+  }
   /** The ids of the status effects on the actor (from its effects, as in Foundry). */
   get statuses() {
     return new Set((this._source.effects ?? []).flatMap((e) => e.statuses ?? []));
   }
-  /** Actor#toggleStatusEffect(statusId, {active, overlay}) -> Promise */
+  /**
+   * Actor#toggleStatusEffect(statusId, {active, overlay}) -> Promise. Only ids of
+   * CONFIG.statusEffects (the world's system's list): core throws for any other, with this message
+   * (foundryvtt.com/api Actor#toggleStatusEffect; reproduced by systems that copy core's method,
+   * e.g. crnormand/gurps GurpsActor#toggleStatusEffect).
+   */
   async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+    const status = CONFIG.statusEffects?.find?.((s) => s.id === statusId);
+    if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
     const has = this.statuses.has(statusId);
     const want = active ?? !has;
     if (want === has) return want;
     const effects = deepClone(this._source.effects ?? []);
-    const status = CONFIG.statusEffects?.find?.((s) => s.id === statusId);
     const next = want
       ? [...effects, { _id: randomID(), name: status?.name ?? statusId, img: status?.img ?? "", statuses: [statusId], flags: { core: { overlay } } }]
       : effects.filter((e) => !(e.statuses ?? []).includes(statusId));
@@ -221,6 +253,7 @@ export class Actor extends Document {
     const gone = ids.map((id) => this.items.get(id)).filter(Boolean);
     this._source.items = (this._source.items ?? []).filter((d) => !ids.includes(d._id));
     this._initialize();
+    if (this.isToken) this.token._storeDelta(this._source);
     for (const item of gone) Hooks.callAll("deleteItem", item, options, userId);
   }
   get sheet() {
@@ -246,10 +279,51 @@ export class User extends Document {
   }
 }
 
+/** A synthetic actor's data: the base actor's, each top-level field of the delta replacing it. */
+function syntheticSource(base, delta) {
+  return { ...deepClone(base), ...deepClone(delta ?? {}), _id: base._id };
+}
+
 export class TokenDocument extends Document {
   static documentName = "Token";
+  /**
+   * A linked token's actor is the world actor; an unlinked one (actorLink false) has its own
+   * synthetic actor: the base actor's data with the token's actor delta over it, the same id,
+   * `isToken` true, uuid "Scene.<s>.Token.<t>.Actor.<a>" (foundryvtt.com/api TokenDocument#actor,
+   * #delta, Actor#isToken; "Synthetic Actors retain the base Actor ID", adambdooley/foundry-vtt-mcp#111).
+   */
   get actor() {
-    return game.actors.get(this.actorId) ?? null;
+    const base = game.actors.get(this.actorId) ?? null;
+    if (!base || this._source.actorLink) return base;
+    this._syntheticActor ??= new Actor(syntheticSource(base._source, this._source.delta), { parent: this });
+    return this._syntheticActor;
+  }
+  _refreshActor() {
+    const base = game.actors.get(this.actorId);
+    if (!base || !this._syntheticActor) return;
+    this._syntheticActor._source = syntheticSource(base._source, this._source.delta);
+    this._syntheticActor._initialize();
+  }
+  /** Keep as the token's delta what its actor's data has that the base actor's does not. */
+  _storeDelta(actorSource) {
+    const base = game.actors.get(this.actorId)?._source ?? {};
+    const delta = {};
+    for (const [k, v] of Object.entries(actorSource)) {
+      if (k !== "_id" && JSON.stringify(v) !== JSON.stringify(base[k])) delta[k] = deepClone(v);
+    }
+    this._source.delta = delta;
+    this._initialize();
+    this._syncToScene();
+  }
+  _onUpdate(diff) {
+    this._syncToScene();
+    if (diff && "delta" in diff) this._refreshActor();
+  }
+  /** The scene's source keeps its tokens' data (a page that joins later gets them). */
+  _syncToScene() {
+    const list = this.parent?._source?.tokens;
+    const i = list?.findIndex((d) => d._id === this.id) ?? -1;
+    if (i >= 0) list[i] = deepClone(this._source);
   }
   get object() {
     return canvas.tokens?.get(this.id) ?? null;
@@ -437,17 +511,22 @@ export function fromUuidSync(uuid) {
   const parts = String(uuid ?? "").split(".");
   if (parts[0] === "Compendium") return compendiumCache.get(uuid) ?? null;
   let doc = COLLECTIONS[parts[0]]?.()?.get(parts[1]) ?? null;
-  for (let i = 2; doc && i + 1 < parts.length; i += 2) doc = doc[EMBEDDED[parts[i]]]?.get(parts[i + 1]) ?? null;
+  for (let i = 2; doc && i + 1 < parts.length; i += 2) {
+    // "Scene.<s>.Token.<t>.Actor.<a>": an unlinked token's synthetic actor.
+    if (parts[i] === "Actor" && doc instanceof TokenDocument) doc = doc.actor?.id === parts[i + 1] ? doc.actor : null;
+    else doc = doc[EMBEDDED[parts[i]]]?.get(parts[i + 1]) ?? null;
+  }
   return doc;
 }
 
-// Compendium documents are read from the pack sources (the table has no LevelDB reader).
+// Compendium documents come from the compiled LevelDB packs the module ships (tools/serve.py reads
+// them with tools/read_pack.mjs); the URL is relative to the page, for a route prefix.
 const compendiumCache = new Map();
 const packCache = new Map();
 
 export async function packDocuments(pack) {
   if (!packCache.has(pack)) {
-    packCache.set(pack, fetch(`/sandbox-api/packs/${encodeURIComponent(pack)}`).then((r) => (r.ok ? r.json() : [])));
+    packCache.set(pack, fetch(new URL(`sandbox-api/packs/${encodeURIComponent(pack)}`, location.href)).then((r) => (r.ok ? r.json() : [])));
   }
   return packCache.get(pack);
 }

@@ -1,6 +1,21 @@
 // ActorSheetV2 subset: a floating window with tabs (Details, Items), re-rendered when its actor
 // changes, accepting Item drops (Hooks "dropActorSheetData", then the item is created on the
 // actor), and firing "renderActorSheetV2" like Foundry, so modules can add to it.
+// Two shapes, by the system the page imitates (sandbox/foundry/systems.mjs `sheet`):
+//   "whole"  the sheet's whole content is replaced on each render (an AppV1-style sheet such as
+//            Simple Worldbuilding's templates/actor-sheet.html: nav.sheet-tabs + .sheet-body).
+//   "parts"  an ApplicationV2 sheet rendered from PARTS, as dnd5e 5.x's actor sheets are
+//            (HandlebarsApplicationMixin: "a registry of template parts which are supported for
+//            this application for partial rendering", foundryvtt.com/api/v12/classes/
+//            foundry.HandlebarsApplication.html; HandlebarsTemplatePart, foundryvtt.com/api/
+//            interfaces/foundry.HandlebarsTemplatePart.html). Each part is one element, placed in
+//            its container on the first render and replaced in place on a re-render; anything
+//            else in a container stays. The parts and markup follow foundryvtt/dnd5e
+//            module/applications/actor/character-sheet.mjs (PARTS: header; sidebar in the
+//            "main-content" container; the tab parts in the "tab-body" container, each a
+//            `section.tab[data-tab][data-group="primary"]`; `tabs` =
+//            templates/shared/sidebar-tabs.hbs: `nav.tabs[data-group="primary"]` of
+//            `a.item.control[data-action="tab"]` icon links).
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
 import { fromUuid } from "./documents.mjs";
@@ -19,12 +34,16 @@ export class ActorSheetV2 {
     for (const hook of ["updateActor", "createItem", "updateItem", "deleteItem"]) {
       Hooks.on(hook, (doc) => {
         const actor = doc?.documentName === "Item" ? doc.parent : doc;
-        if (this.rendered && actor === this.document) this.render();
+        if (this.rendered && actor === this.document) this._onChange(doc?.documentName);
       });
     }
   }
   get actor() {
     return this.document;
+  }
+  /** The actor or one of its items changed: render again. */
+  _onChange(_documentName) {
+    this.render();
   }
   get id() {
     return `actor-sheet-${this.document.id}`;
@@ -128,4 +147,151 @@ export class ActorSheetV2 {
     });
     dragByHeader(el);
   }
+}
+
+/**
+ * A dnd5e 5.x-like actor sheet: ApplicationV2 PARTS rendered into containers and re-rendered
+ * part by part (see the top of this file). render({parts}) re-renders only those parts; an
+ * actor update re-renders every part, an item change the inventory.
+ */
+export class PartsActorSheet extends ActorSheetV2 {
+  static PARTS = {
+    header: {},
+    sidebar: { container: { classes: ["main-content"], id: "main" } },
+    details: { container: { classes: ["tab-body"], id: "tabs" } },
+    inventory: { container: { classes: ["tab-body"], id: "tabs" } },
+    biography: { container: { classes: ["tab-body"], id: "tabs" } },
+    tabs: {},
+  };
+  static TABS = [
+    { tab: "details", label: "Details", icon: "fas fa-cog" },
+    { tab: "inventory", label: "Inventory", icon: "fas fa-backpack" },
+    { tab: "biography", label: "Biography", icon: "fas fa-feather" },
+  ];
+  constructor(options) {
+    super(options);
+    this.parts = {};
+    this.renders = 0;
+  }
+  /** An item change re-renders the inventory part only; an actor change every part. */
+  _onChange(documentName) {
+    this.render(documentName === "Item" ? { parts: ["inventory"] } : {});
+  }
+
+  _part(id) {
+    const actor = this.document;
+    const active = (tab) => (this.tabGroups.primary === tab ? " active" : "");
+    const tabSection = (tab, inner) => `<section class="tab ${tab}${active(tab)}" data-tab="${tab}" data-group="primary">${inner}</section>`;
+    switch (id) {
+      case "header":
+        return `<header class="sheet-header"><img class="portrait" src="${escapeHTML(actor.img ?? "")}" alt="">
+          <div class="document-name">${escapeHTML(actor.name)}</div></header>`;
+      case "sidebar":
+        return `<aside class="sidebar"><dl><dt>Type</dt><dd>${escapeHTML(actor.type ?? "")}</dd></dl></aside>`;
+      case "details": {
+        const owners = game.users.filter((u) => !u.isGM && actor._isOwnedBy(u)).map((u) => u.name).join(", ") || "—";
+        return tabSection("details", `<dl class="details"><dt>Name</dt><dd>${escapeHTML(actor.name)}</dd>
+          <dt>Owners</dt><dd>${escapeHTML(owners)}</dd></dl>`);
+      }
+      case "inventory": {
+        const items = actor.items.contents.map((i) => `<li class="item" data-item-id="${escapeHTML(i.id)}">
+          <span class="name">${escapeHTML(i.name)}</span>
+          ${actor.isOwner ? `<button type="button" class="item-delete" data-action="deleteItem" aria-label="Delete">✕</button>` : ""}</li>`).join("");
+        return tabSection("inventory", `<ul class="items-list">${items || "<li class=\"empty\">No items</li>"}</ul>
+          <p class="drop-hint">Drop items from the compendiums here</p>`);
+      }
+      case "biography":
+        return tabSection("biography", `<p class="biography">${escapeHTML(actor.name)}</p>`);
+      case "tabs":
+        return `<nav class="tabs tabs-right" data-group="primary">${this.constructor.TABS.map(({ tab, label, icon }) => `<a class="item control${active(tab)}" data-action="tab" data-group="primary" data-tab="${tab}" data-tooltip aria-label="${escapeHTML(label)}"><i class="${icon}" inert></i></a>`).join("")}</nav>`;
+      default:
+        throw new Error(`Sandbox: no sheet part "${id}"`);
+    }
+  }
+
+  /** One rendered part: its template's single top-level element, marked with its part id. */
+  _renderPart(id) {
+    const holder = document.createElement("div");
+    holder.innerHTML = this._part(id).trim();
+    const el = holder.firstElementChild;
+    el.dataset.applicationPart = id;
+    return el;
+  }
+
+  async render(options = {}) {
+    let el = this.element;
+    const first = !el || !el.isConnected;
+    if (first) {
+      addPartsStyle();
+      el = document.createElement("section");
+      el.className = "application sheet actor-sheet dnd5e2 actor standard-form character vertical-tabs";
+      el.id = this.id;
+      el.style.left = `${120 + this._offset}px`;
+      el.style.top = `${70 + this._offset}px`;
+      el.innerHTML = `<header class="window-header"><h1 class="window-title">${escapeHTML(this.document.name)}</h1>
+        <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
+        <div class="window-content"></div>`;
+      document.getElementById("dialogs").append(el);
+      this._listen(el);
+      this.parts = {};
+    }
+    el.style.zIndex = String(++zIndex);
+    this.element = el;
+    const content = el.querySelector(".window-content");
+    const wanted = first || !options.parts ? Object.keys(this.constructor.PARTS) : options.parts;
+    for (const id of wanted) {
+      const part = this._renderPart(id);
+      const prior = this.parts[id];
+      if (prior?.isConnected) prior.replaceWith(part); // only the part's own element is replaced
+      else {
+        const container = this.constructor.PARTS[id].container;
+        let parent = content;
+        if (container) {
+          parent = content.querySelector(`[data-container-id="${container.id}"]`);
+          if (!parent) {
+            parent = document.createElement("div");
+            parent.className = container.classes.join(" ");
+            parent.dataset.containerId = container.id;
+            content.append(parent);
+          }
+        }
+        parent.append(part);
+      }
+      this.parts[id] = part;
+    }
+    this.rendered = true;
+    this.renders += 1;
+    Hooks.callAll("renderActorSheetV2", this, el, { actor: this.document, editable: this.document.isOwner }, { ...options, parts: wanted, isFirstRender: first });
+    return this;
+  }
+}
+
+// The sandbox loads no icon font: the dnd5e-like sheet's icon-only tab links show their
+// aria-label instead (any module's link with an aria-label too). Sandbox look only.
+const PARTS_CSS = `
+.actor-sheet.dnd5e2 .window-content { display: grid; grid-template-columns: 1fr auto; gap: 0 10px; }
+.actor-sheet.dnd5e2 .sheet-header, .actor-sheet.dnd5e2 .main-content { grid-column: 1 / -1; }
+.actor-sheet.dnd5e2 .sheet-header { display: flex; gap: 10px; align-items: center; padding: 8px 0; }
+.actor-sheet.dnd5e2 .sheet-header .portrait { width: 40px; height: 40px; border-radius: 6px; }
+.actor-sheet.dnd5e2 .sidebar dl { display: flex; gap: 8px; margin: 0 0 8px; font-size: 13px; }
+.actor-sheet.dnd5e2 .sidebar dd { margin: 0; }
+.actor-sheet.dnd5e2 .tab-body > .tab:not(.active) { display: none; }
+.actor-sheet.dnd5e2 nav.tabs { display: flex; flex-direction: column; gap: 4px; }
+.actor-sheet.dnd5e2 nav.tabs a.item { padding: 6px 8px; border-radius: 6px; cursor: pointer; color: var(--muted); background: var(--panel-2); font-size: 12px; }
+.actor-sheet.dnd5e2 nav.tabs a.item::before { content: attr(aria-label); }
+.actor-sheet.dnd5e2 nav.tabs a.item i { display: none; }
+.actor-sheet.dnd5e2 nav.tabs a.item.active { color: var(--text); outline: 1px solid var(--accent); }
+`;
+
+function addPartsStyle() {
+  if (document.getElementById("sandbox-parts-sheet-style")) return;
+  const style = Object.assign(document.createElement("style"), { id: "sandbox-parts-sheet-style", textContent: PARTS_CSS });
+  document.head.append(style);
+}
+
+/** The actor sheet class for a system shape ("whole" or "parts"). */
+export function sheetClassFor(system) {
+  if (system?.sheet === "parts") return PartsActorSheet;
+  if (!system?.sheet || system.sheet === "whole") return ActorSheetV2;
+  throw new Error(`Sandbox: no sheet shape "${system.sheet}" (choose whole or parts)`);
 }

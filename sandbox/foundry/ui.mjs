@@ -46,6 +46,20 @@ function rollsHTML(message) {
   return `<details class="message-rolls"><summary>${message.rolls.length} roll${message.rolls.length > 1 ? "s" : ""} on this message</summary><ol>${rows}</ol></details>`;
 }
 
+/**
+ * Can this user read the message's content? Foundry v13 ChatMessage#isContentVisible: "whether
+ * the content of the message is visible to the current user. For certain dice rolls, for example,
+ * the message itself may be visible while the content of that message is not"
+ * (foundryvtt.com/api/classes/foundry.documents.ChatMessage.html); a blind message is "sent
+ * blindly where the creating User cannot see it" (ChatMessageData.blind,
+ * foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html): only GMs read it.
+ */
+export function contentVisible(message) {
+  if (typeof message.isContentVisible === "boolean") return message.isContentVisible;
+  if (message.visible === false) return false;
+  return !message.blind || Boolean(game.user?.isGM);
+}
+
 export class ChatLog {
   constructor(element) {
     this.element = element;
@@ -57,7 +71,7 @@ export class ChatLog {
     li.className = `chat-message message flexcol${message.isRoll ? " roll" : ""}`;
     li.dataset.messageId = message.id;
     const speaker = message.speaker?.alias ?? message.author?.name ?? "";
-    const hidden = message.blind && !game.user.isGM;
+    const hidden = !contentVisible(message);
     const time = new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     li.innerHTML = `<header class="message-header flexrow"><h4 class="message-sender">${escapeHTML(speaker)}</h4>
       <span class="message-metadata"><time class="message-timestamp">${time}</time></span></header>
@@ -68,7 +82,10 @@ export class ChatLog {
       li.dataset.whisper = whisper.map((id) => game.users.get(id)?.name ?? id).join(", ");
     }
     if (hidden) li.classList.add("blind");
-    if (!hidden) Hooks.callAll("renderChatMessageHTML", message, li, { canDelete: game.user.isGM, canClose: false, message });
+    // Every message rendered into the log fires the hook, a blind one its author cannot read too
+    // (hookEvents.renderChatMessageHTML: "fires for each ChatMessage which is rendered for
+    // addition to the ChatLog").
+    Hooks.callAll("renderChatMessageHTML", message, li, { canDelete: game.user.isGM, canClose: false, message });
     return li;
   }
   async postOne(message) {

@@ -5,6 +5,8 @@ the development tree (tests, Python sources, node_modules, pack sources)."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -40,6 +42,59 @@ def test_manifest_paths_are_in_the_zip(zip_names: tuple[set[str], zipfile.ZipFil
         assert f"{pack['path']}/CURRENT" in files, pack["name"]
         assert any(n.endswith((".ldb", ".log")) for n in files), pack["name"]
     assert build_module.check(names, manifest) == []
+
+
+def test_the_zip_carries_one_pack_per_system(zip_names: tuple[set[str], zipfile.ZipFile]) -> None:
+    names, zf = zip_names
+    manifest = json.loads(zf.read("module.json"))
+    systems = {"worldbuilding", "dnd5e", "pf2e"}
+    typed = [p for p in manifest["packs"] if p["type"] in {"Actor", "Item"}]
+    assert {p["system"] for p in typed} == systems
+    for source in {p["flags"]["firefight"]["source"] for p in typed}:
+        built = {p["system"] for p in typed if p["flags"]["firefight"]["source"] == source}
+        assert built == systems, source
+    shipped = {n.split("/")[1] for n in names if n.startswith("packs/")}
+    assert shipped == {p["name"] for p in manifest["packs"]}
+
+
+VALIDATE_JS = """
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { manifestErrors } from "./sandbox/foundry/packages.mjs";
+const [root] = process.argv.slice(2);
+const manifest = JSON.parse(readFileSync(path.join(root, "module.json"), "utf8"));
+const exists = (p, { directory } = {}) =>
+  existsSync(path.join(root, directory ? `${p}/CURRENT` : p));
+console.log(JSON.stringify(await manifestErrors(manifest, { exists })));
+"""
+
+
+def test_the_zips_manifest_passes_foundrys_package_validation(
+    zip_names: tuple[set[str], zipfile.ZipFile], tmp_path: Path,
+) -> None:
+    """The same checks the sandbox makes at boot (sandbox/foundry/packages.mjs), on the unpacked
+    zip: an Actor/Item pack without a system, a missing file or pack folder would fail here."""
+    _, zf = zip_names
+    root = tmp_path / "modules" / "firefight"
+    zf.extractall(root)
+    node = shutil.which("node")
+    assert node, "node is needed to run the sandbox's validator"
+    script = tmp_path / "validate.mjs"
+    script.write_text(VALIDATE_JS.replace("./sandbox/", (REPO / "sandbox").as_uri() + "/"))
+    out = subprocess.run([node, str(script), str(root)], capture_output=True, text=True,
+                         check=True, cwd=REPO)
+    assert json.loads(out.stdout) == []
+    # And the check bites: the same manifest with one pack's system removed is refused.
+    manifest = json.loads((root / "module.json").read_text("utf-8"))
+    del manifest["packs"][0]["system"]
+    (root / "module.json").write_text(json.dumps(manifest), "utf-8")
+    out = subprocess.run([node, str(script), str(root)], capture_output=True, text=True,
+                         check=True, cwd=REPO)
+    name, kind = manifest["packs"][0]["name"], manifest["packs"][0]["type"]
+    assert json.loads(out.stdout) == [
+        f'The Compendium pack "{name}" of the "{kind}" type must declare the "system" upon which'
+        " it depends"
+    ]
 
 
 def test_the_runtime_and_its_wheels_are_in_the_zip(

@@ -2,9 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { validateDocs } from "../../tools/build_packs.mjs";
+import {
+  SOURCES, generatedManifest, manifestPackFolders, manifestPacks, roleOf, toSystem, validateDocs,
+} from "../../tools/build_packs.mjs";
+import { readPack } from "../../tools/read_pack.mjs";
+import { ADAPTERS } from "../../js-shim/systems/index.mjs";
 import { effectsByActor } from "../../js-shim/apply.mjs";
-import { ROOT, packDocs } from "./fakes.mjs";
+import { ROOT, actorByName, packDocs } from "./fakes.mjs";
 
 const manifest = JSON.parse(readFileSync(path.join(ROOT, "module.json"), "utf8"));
 
@@ -16,22 +20,94 @@ test("module.json is a v13 module manifest", () => {
     { lang: "en", name: "English", path: "lang/en.json" }, { lang: "de", name: "Deutsch", path: "lang/de.json" },
   ]);
   assert.equal(manifest.socket, true);
-  assert.ok(!("system" in manifest.packs[0]));
-  assert.deepEqual(manifest.packs.map((p) => [p.name, p.type, p.path]), [
-    ["soe-weapons", "Item", "packs/soe-weapons"], ["soe-armor", "Item", "packs/soe-armor"], ["soe-actors", "Actor", "packs/soe-actors"],
-    ["soe-bestiary", "Actor", "packs/soe-bestiary"], ["soe-trauma", "RollTable", "packs/soe-trauma"],
-    ["percentile-weapons", "Item", "packs/percentile-weapons"], ["percentile-actors", "Actor", "packs/percentile-actors"],
-    ["shock-weapons", "Item", "packs/shock-weapons"], ["shock-troops", "Actor", "packs/shock-troops"],
-    ["dpv-weapons", "Item", "packs/dpv-weapons"], ["dpv-npcs", "Actor", "packs/dpv-npcs"],
-  ]);
 });
 
-test("pack sources are valid and ids unique across packs", () => {
-  const seen = new Map();
-  for (const pack of manifest.packs) {
-    const docs = packDocs(pack.name).map((doc, i) => ({ file: `${i}.json`, doc }));
-    assert.deepEqual(validateDocs(pack, docs, seen), [], pack.name);
+test("one Actor/Item pack per supported system, each declaring it; RollTables once, without one", () => {
+  const systems = Object.keys(ADAPTERS);
+  assert.deepEqual(systems, ["worldbuilding", "dnd5e", "pf2e"]);
+  const byName = new Map(manifest.packs.map((p) => [p.name, p]));
+  assert.equal(byName.size, manifest.packs.length, "pack names are unique");
+  for (const source of SOURCES) {
+    if (source.type === "RollTable") {
+      const pack = byName.get(source.name);
+      assert.deepEqual([pack.type, pack.path, pack.system], ["RollTable", `packs/${source.name}`, undefined]);
+      continue;
+    }
+    for (const system of systems) {
+      const pack = byName.get(`${source.name}-${system}`);
+      assert.ok(pack, `${source.name}-${system}`);
+      assert.deepEqual([pack.type, pack.system, pack.path, pack.label, pack.flags.firefight.source],
+        [source.type, system, `packs/${source.name}-${system}`, source.label, source.name]);
+    }
   }
+  assert.equal(manifest.packs.length, 10 * systems.length + 1);
+  // Each ruleset's folder holds its packs of every system (a world shows those of its own).
+  const folders = manifest.packFolders[0].folders;
+  assert.deepEqual(folders.map((f) => f.name), ["Stars of Empire", "Percentile Skirmish", "SHOCK", "2300 AD"]);
+  assert.deepEqual(folders.flatMap((f) => f.packs).sort(), [...byName.keys()].sort());
+});
+
+test("module.json's packs and packFolders are the ones the build generates", () => {
+  const { changed } = generatedManifest(manifest);
+  assert.equal(changed, false, "run `make packs` to regenerate module.json's packs");
+  assert.deepEqual(manifest.packs, manifestPacks());
+  assert.deepEqual(manifest.packFolders, manifestPackFolders());
+});
+
+test("pack sources are valid, system-neutral, and ids unique across sources", () => {
+  const seen = new Map();
+  for (const source of SOURCES) {
+    const docs = packDocs(source.name).map((doc, i) => ({ file: `${i}.json`, doc }));
+    assert.deepEqual(validateDocs(source, docs, seen), [], source.name);
+    for (const { doc } of docs) {
+      if (source.type === "RollTable") continue;
+      assert.equal(doc.type, "base", `${source.name}: ${doc.name} stays system-neutral`);
+      for (const item of doc.items ?? []) assert.equal(item.type, "base", `${doc.name}: ${item.name}`);
+    }
+  }
+});
+
+test("each document gets the type its role maps to in each system, embedded items too", () => {
+  const rifleman = actorByName("Rifleman");
+  const wolf = packDocs("soe-bestiary").find((a) => a.name.startsWith("Wolf"));
+  assert.equal(roleOf("Actor", rifleman), "character"); // linked prototype token
+  assert.equal(roleOf("Actor", wolf), "npc");
+  assert.equal(roleOf("Item", rifleman.items.find((i) => i.flags.firefight.soe.category === "weapon")), "weapon");
+  assert.equal(roleOf("Item", { flags: { firefight: { soe: { category: "armor" } } } }), "armor");
+  assert.equal(roleOf("Item", { flags: { firefight: { equipped: true, dpv: { kind: "kit" } } } }), "gear");
+  const want = {
+    worldbuilding: { character: "character", npc: "character", weapon: "item", armor: "item" },
+    dnd5e: { character: "character", npc: "npc", weapon: "weapon", armor: "equipment" },
+    pf2e: { character: "character", npc: "npc", weapon: "weapon", armor: "armor" },
+  };
+  for (const [system, types] of Object.entries(want)) {
+    const adapter = ADAPTERS[system];
+    const actor = toSystem("Actor", rifleman, adapter);
+    assert.equal(actor.type, types.character, system);
+    assert.equal(toSystem("Actor", wolf, adapter).type, types.npc, system);
+    const items = Object.fromEntries(actor.items.map((i) => [i.flags.firefight.soe.category, i.type]));
+    assert.deepEqual(items, { weapon: types.weapon, armor: types.armor }, system);
+    // The source is untouched and the Firefight data carried over.
+    assert.equal(rifleman.type, "base");
+    assert.deepEqual(actor.flags, rifleman.flags);
+  }
+  // pf2e: the adapter's documentDefaults give the minimal `system` its classes read.
+  const pf2eWeapon = toSystem("Item", rifleman.items[0], ADAPTERS.pf2e);
+  assert.deepEqual(pf2eWeapon.system.rules, []);
+  assert.equal(pf2eWeapon.system.traits.rarity, "common");
+});
+
+test("the compiled packs hold the mapped types (LevelDB, as the zip ships them)", async () => {
+  for (const system of Object.keys(ADAPTERS)) {
+    const docs = await readPack(path.join(ROOT, "packs", `soe-actors-${system}`));
+    const rifleman = docs.find((d) => d._id === "ffH0rifleman0001");
+    assert.equal(rifleman.type, ADAPTERS[system].documentTypes.Actor.character, system);
+    assert.deepEqual(rifleman.items.map((i) => i.type).sort(),
+      rifleman.items.map((i) => toSystem("Item", i, ADAPTERS[system]).type).sort(), system);
+    assert.ok(rifleman.items.every((i) => typeof i === "object" && i.name), "embedded items re-attached");
+  }
+  const trauma = await readPack(path.join(ROOT, "packs", "soe-trauma"));
+  assert.ok(trauma.length > 0 && trauma.every((t) => t.results.every((r) => typeof r.text === "string")));
 });
 
 test("validation catches bad ids, keys and duplicates", () => {

@@ -1,0 +1,65 @@
+// The game systems the sandbox can imitate (?system=<id>, default "worldbuilding"): what each
+// declares to Foundry (document types) and puts in CONFIG.statusEffects, and which sheet its
+// actors get. Each entry cites where its shape comes from (sandbox/README.md, "Systems").
+
+// Foundry core's CONFIG.statusEffects ids (a system that keeps core's list, as Simple
+// Worldbuilding does).
+const CORE_STATUS_IDS = [
+  "dead", "unconscious", "sleep", "stun", "prone", "restrain", "paralysis", "fly", "blind", "deaf",
+  "silence", "fear", "burning", "frozen", "shock", "corrode", "bleeding", "disease", "poison",
+  "curse", "regen", "degen", "hover", "burrow", "upgrade", "downgrade", "invisible", "target", "eye",
+  "bless", "fireShield", "coldShield", "magicShield", "holyShield",
+];
+
+const statusList = (ids) => ids.map((id) => ({ id, name: id, img: "" }));
+
+export const SYSTEMS = {
+  worldbuilding: {
+    id: "worldbuilding", title: "Simple Worldbuilding", version: "0.8.2",
+    documentTypes: { Actor: ["character"], Item: ["item"] },
+    statusEffects: statusList(CORE_STATUS_IDS),
+    sheet: "whole",
+  },
+  dnd5e: {
+    id: "dnd5e", title: "D&D Fifth Edition", version: "5.3.3",
+    documentTypes: { Actor: ["character", "npc", "vehicle", "group", "encounter"],
+      Item: ["weapon", "equipment", "consumable", "tool", "loot", "container", "background", "class", "subclass", "race", "feat", "spell", "facility"] },
+    // dnd5e 5.3.3 dnd5e.mjs _configureStatusEffects: CONFIG.statusEffects becomes DND5E.statusEffects,
+    // then DND5E.conditionTypes, then DND5E.encumbrance.effects (module/config.mjs); core's list is
+    // dropped (no "stun", no "fear").
+    statusEffects: statusList([
+      "burrowing", "concentrating", "coverHalf", "coverThreeQuarters", "coverTotal", "dead", "dodging", "ethereal",
+      "flying", "hiding", "hovering", "marked", "sleeping", "stable",
+      "bleeding", "blinded", "burning", "charmed", "cursed", "dehydration", "deafened", "diseased", "exhaustion",
+      "falling", "frightened", "grappled", "incapacitated", "invisible", "malnutrition", "paralyzed", "petrified",
+      "poisoned", "prone", "restrained", "silenced", "stunned", "suffocation", "surprised", "transformed", "unconscious",
+      "encumbered", "heavilyEncumbered", "exceedingCarryingCapacity",
+    ]),
+    // ApplicationV2 sheets rendered part by part (foundryvtt/dnd5e
+    // module/applications/actor/character-sheet.mjs PARTS): sandbox/foundry/sheets.mjs.
+    sheet: "parts",
+  },
+  pf2e: {
+    id: "pf2e", title: "Pathfinder Second Edition", version: "7.0.0",
+    documentTypes: { Actor: ["character", "npc", "hazard", "loot", "familiar", "vehicle", "party", "army"],
+      Item: ["weapon", "armor", "shield", "equipment", "consumable", "treasure", "backpack", "ammo", "action", "feat", "spell", "effect", "condition", "lore", "melee"] },
+    // pf2e src/module/canvas/status-effects.ts #updateStatusIcons: CONFIG.statusEffects is the
+    // token-HUD conditions (src/scripts/config/index.ts tokenHUDConditions) plus "dead"; no
+    // "bleeding" (persistent damage is a condition with a damage type). ActorPF2e#toggleStatusEffect
+    // turns a condition slug into a condition item (toggleCondition) and passes any other id to core.
+    statusEffects: statusList([
+      "blinded", "broken", "clumsy", "concealed", "confused", "controlled", "dazzled", "deafened", "doomed", "drained",
+      "dying", "encumbered", "enfeebled", "fascinated", "fatigued", "fleeing", "frightened", "grabbed", "hidden",
+      "immobilized", "invisible", "off-guard", "paralyzed", "persistent-damage", "petrified", "prone", "quickened",
+      "restrained", "sickened", "slowed", "stunned", "stupefied", "unconscious", "undetected", "wounded", "dead",
+    ]),
+    sheet: "whole",
+  },
+};
+
+/** The system a page imitates: ?system=<id>, default Simple Worldbuilding. */
+export function systemFor(id) {
+  const system = SYSTEMS[id ?? "worldbuilding"];
+  if (!system) throw new Error(`Sandbox: no system "${id}" (choose one of ${Object.keys(SYSTEMS).join(", ")})`);
+  return system;
+}

@@ -3,14 +3,21 @@
 // The engine decides what a result does to an actor (bridge op "apply"); this module only
 // finds the actors, reads their current flags, writes back what the engine returns, and
 // records it on the chat message so the GM can undo it exactly:
-//   message.flags.firefight.applied = {by, at, hash, actors: {key: {actorId, tokenId, name,
-//     ruleset, before, after, beforeConditions, conditions, statuses: {id: wasActive}}}}
+//   message.flags.firefight.applying = {by, at}          (while the GM writes; cleared after)
+//   message.flags.firefight.applied = {by, at, hash, actors: {key: {actorId, tokenId (the
+//     token's UUID), actorUuid, name, ruleset, before, after, beforeConditions, conditions,
+//     statuses: {the world's status id: wasActive}, missingStatuses: [engine ids the system lacks]}}}
 //   message.flags.firefight.undone = {by, at}            (after an undo; final)
+// Stats, statuses and the applied mark land together or not at all (writeAll); every actor is
+// the token's own (an unlinked token's synthetic actor, on any scene); a player may have a
+// result applied only if they own its acting token.
 // A player cannot update an actor they do not own, so their request goes to the active GM over
 // the module socket; the GM re-checks it against the real message and applies it in a queue.
 import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
 import { t } from "./i18n.mjs";
+import { actingParticipant, ownsToken } from "./request.mjs";
+import { statusPlan, setStatus } from "./systems/index.mjs";
 
 export const SOCKET = `module.${MODULE_ID}`;
 const REPLY_TIMEOUT_MS = 60000;
@@ -105,13 +112,41 @@ export function mayRequest(message, user) {
 
 // --- the table side ----------------------------------------------------------------------------
 
-function actorFor(group) {
-  if (group.tokenId) {
-    const token = canvas.tokens?.get?.(group.tokenId) ?? canvas.scene?.tokens?.get?.(group.tokenId);
-    const actor = token?.actor;
-    if (actor) return actor;
+/**
+ * A token's document from its address: a UUID ("Scene.<s>.Token.<t>", what requests carry) or a
+ * bare id, looked up on the viewed scene and then on every scene (the GM may view another one).
+ */
+export function tokenDocument(address) {
+  if (!address) return null;
+  if (String(address).includes(".")) {
+    const doc = globalThis.fromUuidSync?.(address) ?? null;
+    return doc?.document ?? doc;
   }
+  const placeable = canvas?.tokens?.get?.(address);
+  if (placeable) return placeable.document ?? placeable;
+  for (const scene of [canvas?.scene, ...(game.scenes ?? [])]) {
+    const doc = scene?.tokens?.get?.(address);
+    if (doc) return doc;
+  }
+  return null;
+}
+
+/**
+ * The actor an effect group is for: its token's own actor (an unlinked token's synthetic actor,
+ * on any scene); the world actor only when the result names no token. A token that is gone
+ * gives null (never the world actor its synthetic actor came from).
+ */
+export function actorFor(group) {
+  if (group.tokenId) return tokenDocument(group.tokenId)?.actor ?? null;
   return group.actorId ? game.actors.get(group.actorId) ?? null : null;
+}
+
+/** Whether a user owns the acting participant of a request (attacker, actor ...); true if none. */
+function ownsActing(request, user) {
+  const acting = actingParticipant(request);
+  if (!acting || user?.isGM) return true;
+  const actor = actorFor({ actorId: acting.actor_id, tokenId: acting.token_id });
+  return Boolean(actor) && ownsToken({ actor }, user);
 }
 
 function flagsOf(message) {
@@ -125,6 +160,58 @@ class Refusal extends Error {
   }
 }
 
+// Refusals a person causes by clicking twice: not worth a warning.
+const QUIET = new Set(["already_applied", "in_flight"]);
+
+/**
+ * Write every step or none: each step {actor, update, revert, statuses: [{id, active, was}]} or
+ * {run} (a last write, e.g. the record on the message); on a failure, what was written is written
+ * back (statuses, then flags), last actor first, and the error says whether that worked.
+ */
+export async function writeAll(steps) {
+  const done = [];
+  try {
+    for (const step of steps) {
+      if (step.run) {
+        await step.run();
+        continue;
+      }
+      const entry = { step, wrote: false, toggled: [] };
+      done.push(entry);
+      if (step.update && Object.keys(step.update).length) {
+        await step.actor.update(step.update);
+        entry.wrote = true;
+      }
+      for (const s of step.statuses ?? []) {
+        if (await setStatus(step.actor, s.id, s.active)) entry.toggled.push(s);
+      }
+    }
+    return done;
+  } catch (err) {
+    const failed = [];
+    for (const { step, wrote, toggled } of done.reverse()) {
+      try {
+        for (const s of [...toggled].reverse()) await setStatus(step.actor, s.id, s.was);
+        if (wrote) await step.actor.update(step.revert);
+      } catch (undoErr) {
+        console.error("Firefight | rollback failed", undoErr);
+        failed.push(step.actor?.name ?? "?");
+      }
+    }
+    const reason = err?.message ?? String(err);
+    const text = failed.length
+      ? t("FIREFIGHT.ui.apply.notRolledBack", "Applying failed and could not be undone for {names}: check them by hand. {reason}",
+        { names: failed.join(", "), reason })
+      : t("FIREFIGHT.ui.apply.rolledBack", "Applying failed and was undone, nothing changed: {reason}", { reason });
+    const out = new Error(text, { cause: err });
+    out.code = failed.length ? "partial" : "rolled_back";
+    throw out;
+  }
+}
+
+/** How long a message stays marked "being applied" if the GM's client that marked it went away. */
+const IN_FLIGHT_STALE_MS = REPLY_TIMEOUT_MS;
+
 /** Applies and undoes results. One instance per client; only the GM's queue writes. */
 export class Applier {
   constructor(engine) {
@@ -132,6 +219,7 @@ export class Applier {
     this.queue = Promise.resolve();
     this.pending = new Map(); // requestId -> {resolve, timer}
     this.nextRequest = 1;
+    this.inFlight = new Set(); // message ids this GM client is applying
   }
 
   /** Run fn after everything queued before it (one request at a time). */
@@ -154,8 +242,8 @@ export class Applier {
   async onSocket(data) {
     if (!data || typeof data !== "object") return;
     if (data.type === "apply" && this.isActiveGM) {
-      const reply = await this.enqueue(() => this._apply(data.messageId, { hash: data.hash, userId: data.userId }))
-        .then(() => ({ ok: true }), (err) => ({ ok: false, code: err?.code ?? "error", reason: err?.message ?? String(err) }));
+      const reply = await this._applyOnce(data.messageId, { hash: data.hash, userId: data.userId })
+        .then(() => ({ ok: true }), (err) => this._report(err, { quietly: true }));
       game.socket.emit(SOCKET, { type: "apply-reply", requestId: data.requestId, to: data.userId, ...reply });
     } else if (data.type === "apply-reply" && data.to === game.user?.id) {
       const entry = this.pending.get(data.requestId);
@@ -167,6 +255,19 @@ export class Applier {
   }
 
   /**
+   * GM: apply a message once. The message is marked in flight on this client before anything
+   * else (a second click, here or relayed, is refused until it is applied or rolled back), then
+   * applied in the queue.
+   */
+  _applyOnce(messageId, ctx) {
+    if (this.inFlight.has(messageId)) {
+      return Promise.reject(this._refuse("in_flight", t("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), { ...ctx, messageId }));
+    }
+    this.inFlight.add(messageId);
+    return this.enqueue(() => this._apply(messageId, ctx)).finally(() => this.inFlight.delete(messageId));
+  }
+
+  /**
    * Apply a message's result (any user). The GM applies it in its queue; a player sends the
    * request to the active GM. Resolves {ok, code?, reason?}; never throws.
    */
@@ -174,7 +275,7 @@ export class Applier {
     const result = flagsOf(message).result;
     const hash = resultHash(result);
     if (game.user?.isGM) {
-      return this.enqueue(() => this._apply(message.id, { hash, userId: game.user.id }))
+      return this._applyOnce(message.id, { hash, userId: game.user.id })
         .then(() => ({ ok: true }), (err) => this._report(err));
     }
     if (!game.users?.activeGM) {
@@ -191,27 +292,35 @@ export class Applier {
       this.pending.set(requestId, { resolve, timer });
       game.socket.emit(SOCKET, { type: "apply", requestId, messageId: message.id, hash, userId: game.user.id });
     });
-    if (!reply.ok && reply.code !== "already_applied") {
-      ui.notifications?.warn(`Firefight: ${reply.reason}`);
+    if (!reply.ok && !QUIET.has(reply.code)) {
+      const notify = reply.code === "rolled_back" || reply.code === "partial" ? ui.notifications?.error : ui.notifications?.warn;
+      notify?.call(ui.notifications, `Firefight: ${reply.reason}`);
     }
     return reply;
   }
 
-  _report(err) {
-    if (err instanceof Refusal) {
-      if (err.code !== "already_applied") ui.notifications?.warn(`Firefight: ${err.message}`);
-    } else {
+  /** Tell this user about a failure; quietly: only log it (a relayed request, answered by socket). */
+  _report(err, { quietly = false } = {}) {
+    const code = err?.code ?? "error";
+    if (!quietly) {
+      if (err instanceof Refusal) {
+        if (!QUIET.has(code)) ui.notifications?.warn(`Firefight: ${err.message}`);
+      } else {
+        console.error("Firefight |", err);
+        ui.notifications?.error(`Firefight: ${err?.message ?? err}`);
+      }
+    } else if (!(err instanceof Refusal)) {
       console.error("Firefight |", err);
-      ui.notifications?.error(`Firefight: ${err?.message ?? err}`);
+      ui.notifications?.error(`Firefight: ${err?.message ?? err}`); // the GM sees it too
     }
-    return { ok: false, code: err?.code ?? "error", reason: err?.message ?? String(err) };
+    return { ok: false, code, reason: err?.message ?? String(err) };
   }
 
   _refuse(code, text, { userId, messageId } = {}) {
     const who = game.users?.get?.(userId)?.name ?? userId ?? "?";
     // A refused relay request is logged and shown to the GM: it may be a forgery.
     console.warn(`Firefight | refused a request from ${who} for message ${messageId}: ${code} — ${text}`);
-    if (userId && userId !== game.user?.id) {
+    if (userId && userId !== game.user?.id && !QUIET.has(code)) {
       ui.notifications?.warn(t("FIREFIGHT.ui.apply.refused", "Firefight refused a request from {user}: {reason}",
         { user: who, reason: text }));
     }
@@ -242,11 +351,19 @@ export class Applier {
     if (userId && !mayRequest(message, user)) {
       throw this._refuse("not_author", t("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
     }
+    if (userId && !ownsActing(ff.result.request, user)) {
+      const acting = actingParticipant(ff.result.request);
+      throw this._refuse("not_owner", t("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
+        { user: user?.name ?? userId, name: acting?.name ?? "?" }), ctx);
+    }
     if (hash !== resultHash(ff.result)) {
       throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
     }
     if (ff.applied || ff.undone) {
       throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+    }
+    if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS) {
+      throw this._refuse("in_flight", t("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), ctx);
     }
     if (!(await this._replays(message, ff.result))) {
       throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"), ctx);
@@ -273,32 +390,49 @@ export class Applier {
       }
       const key = recordKey(group, taken);
       taken.add(key);
-      plans.push({ key, actor, group, before, out });
-    }
-    const actors = {};
-    for (const { key, actor, group, before, out } of plans) {
       // null: the actor had no conditions list (undo then removes it again).
       const beforeConditions = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.conditions ?? null);
       const conditions = out.conditions?.length
         ? [...(beforeConditions ?? []), ...out.conditions.map((c) => ({ ...c, messageId: message.id }))] : beforeConditions;
-      const update = flagUpdate(ruleset, before, out.stats);
-      if (out.conditions?.length) update[`flags.${MODULE_ID}.conditions`] = conditions;
-      await actor.update(update);
-      const statuses = {};
-      for (const [id, active] of Object.entries(out.statuses ?? {})) {
-        const was = Boolean(actor.statuses?.has?.(id));
-        if (was === Boolean(active)) continue;
-        statuses[id] = was;
-        await actor.toggleStatusEffect?.(id, { active: Boolean(active) });
-      }
-      actors[key] = {
-        actorId: actor.id, tokenId: group.tokenId ?? null, name: actor.name, ruleset,
-        before, after: out.stats, beforeConditions, conditions, statuses, changes: out.changes ?? [],
-      };
+      const statuses = statusPlan(actor, out.statuses);
+      plans.push({ key, actor, group, before, out, beforeConditions, conditions, statuses,
+        update: { ...flagUpdate(ruleset, before, out.stats), ...conditionsUpdate(beforeConditions, conditions) },
+        revert: { ...flagUpdate(ruleset, out.stats, before), ...conditionsUpdate(conditions, beforeConditions) } });
     }
-    await message.update({
-      [`flags.${MODULE_ID}.applied`]: { by: userId ?? game.user.id, at: Date.now(), hash, actors },
-    });
+    // In flight: recorded on the message before any actor is written (cleared on failure).
+    const flag = `flags.${MODULE_ID}`;
+    await message.update({ [`${flag}.applying`]: { by: userId ?? game.user.id, at: Date.now() } });
+    const actors = {};
+    const record = async () => {
+      for (const p of plans) {
+        const missing = p.statuses.filter((s) => !s.id).map((s) => s.engineId);
+        actors[p.key] = {
+          actorId: p.actor.id, tokenId: p.group.tokenId ?? null, actorUuid: p.actor.uuid ?? null, name: p.actor.name, ruleset,
+          before: p.before, after: p.out.stats, beforeConditions: p.beforeConditions, conditions: p.conditions,
+          // {the world's status id: was it on before}, and the engine's statuses the system lacks.
+          statuses: Object.fromEntries(p.statuses.filter((s) => s.id).map((s) => [s.id, s.was])),
+          missingStatuses: missing, changes: p.out.changes ?? [],
+        };
+      }
+      await message.update({
+        [`${flag}.-=applying`]: null,
+        [`${flag}.applied`]: { by: userId ?? game.user.id, at: Date.now(), hash, actors },
+      });
+    };
+    try {
+      // Stats, statuses and the applied mark land together: if any write fails, all are undone.
+      await writeAll([...plans.map((p) => ({ actor: p.actor, update: p.update, revert: p.revert, statuses: p.statuses.filter((s) => s.id) })),
+        { run: record }]);
+    } catch (err) {
+      await message.update({ [`${flag}.-=applying`]: null }).catch((e) => console.error("Firefight |", e));
+      throw err; // writeAll has put the actors back and says so
+    }
+    for (const rec of Object.values(actors)) {
+      if (rec.missingStatuses.length) {
+        ui.notifications?.info(t("FIREFIGHT.ui.apply.noStatus", "{name}: no such status in this system: {statuses}",
+          { name: rec.name, statuses: rec.missingStatuses.join(", ") }));
+      }
+    }
     return actors;
   }
 
@@ -324,20 +458,24 @@ export class Applier {
           "{name} has changed since this result was applied: undo the later results first.", { name: rec.name }));
       }
     }
-    for (const { rec, actor } of found) {
-      if (!actor) continue;
-      const update = flagUpdate(rec.ruleset, rec.after, rec.before);
-      if (rec.beforeConditions === null || rec.beforeConditions === undefined) {
-        if (rec.conditions !== null && rec.conditions !== undefined) update[`flags.${MODULE_ID}.-=conditions`] = null;
-      } else update[`flags.${MODULE_ID}.conditions`] = rec.beforeConditions;
-      await actor.update(update);
-      for (const [id, was] of Object.entries(rec.statuses ?? {})) {
-        await actor.toggleStatusEffect?.(id, { active: Boolean(was) });
-      }
-    }
+    // All or nothing, like applying.
+    await writeAll(found.filter(({ actor }) => actor).map(({ rec, actor }) => ({
+      actor,
+      update: { ...flagUpdate(rec.ruleset, rec.after, rec.before), ...conditionsUpdate(rec.conditions, rec.beforeConditions) },
+      revert: { ...flagUpdate(rec.ruleset, rec.before, rec.after), ...conditionsUpdate(rec.beforeConditions, rec.conditions) },
+      statuses: Object.entries(rec.statuses ?? {}).map(([id, was]) => ({ id, active: Boolean(was), was: !was })),
+    })));
     await message.update({
       [`flags.${MODULE_ID}.-=applied`]: null,
       [`flags.${MODULE_ID}.undone`]: { by: game.user.id, at: Date.now(), applied },
     });
   }
+}
+
+/** The update that makes `flags.firefight.conditions` go from `from` to `to` (null: no list). */
+function conditionsUpdate(from, to) {
+  const path = `flags.${MODULE_ID}`;
+  if (stableStringify(from ?? null) === stableStringify(to ?? null)) return {};
+  if (to === null || to === undefined) return { [`${path}.-=conditions`]: null };
+  return { [`${path}.conditions`]: to };
 }

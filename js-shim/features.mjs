@@ -8,6 +8,7 @@ import { MODULE_ID, tableFeatures } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { flagUpdate } from "./apply.mjs";
+import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/index.mjs";
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
 import { runAction, registerExtraAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
@@ -74,9 +75,8 @@ async function applyDirect(engine, actor, ruleset, effects) {
   const out = await engine.call("apply", { ruleset, stats: before, effects });
   if (!out.changes?.length) return out;
   await actor.update(flagUpdate(ruleset, before, out.stats));
-  for (const [id, active] of Object.entries(out.statuses ?? {})) {
-    if (Boolean(actor.statuses?.has?.(id)) !== Boolean(active)) await actor.toggleStatusEffect?.(id, { active: Boolean(active) });
-  }
+  // Statuses the world's system lacks are left out (systems/index.mjs).
+  for (const s of statusPlan(actor, out.statuses)) await setStatus(actor, s.id, s.active);
   return out;
 }
 
@@ -255,12 +255,15 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
     return [];
   }
   const messages = [];
+  // Each actor once: a linked actor's tokens share it; every unlinked token has its own
+  // synthetic actor (same id as the base actor, its own uuid), so each keeps its own clock.
   const seen = new Set();
   const stateOf = (message) => message?.flags?.[MODULE_ID]?.result?.outcome?.state;
   for (const tok of canvas.tokens.placeables) {
     const actor = tok.actor;
-    if (!actor || seen.has(actor.id) || !rulesetData(actor, ruleset) || actor.statuses?.has?.("dead")) continue;
-    seen.add(actor.id);
+    const who = actor?.uuid ?? actor;
+    if (!actor || seen.has(who) || !rulesetData(actor, ruleset) || hasStatus(actor, "dead")) continue;
+    seen.add(who);
     const ff = actor.flags?.[MODULE_ID] ?? {};
     const healing = foundry.utils.deepClone(ff.healing ?? {});
     const conditions = ff.conditions ?? [];
@@ -278,17 +281,17 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
       clock.elapsed += hours;
       healing.critical = clock;
     }
-    if (actor.statuses?.has?.(spec.unconscious)) {
+    if (hasStatus(actor, spec.unconscious)) {
       const elapsed = healing.unconscious ?? 0;
       for (const h of dueHours(elapsed, hours)) {
         const message = await api.act(spec.wake, { ruleset, actor: tok, values: { hours_unconscious: h }, dialog: false, apply: true });
         if (message) messages.push(message);
         if (message?.flags?.[MODULE_ID]?.result?.outcome?.hit) {
-          await actor.toggleStatusEffect?.(spec.unconscious, { active: false });
+          await setEngineStatus(actor, spec.unconscious, false);
           break;
         }
       }
-      healing.unconscious = actor.statuses?.has?.(spec.unconscious) ? elapsed + hours : 0;
+      healing.unconscious = hasStatus(actor, spec.unconscious) ? elapsed + hours : 0;
     } else if (healing.unconscious) healing.unconscious = 0;
     await actor.update({ [`flags.${MODULE_ID}.healing`]: healing });
   }

@@ -46,7 +46,42 @@ export function itemEntry(item, ruleset) {
   return { name: item.name, item_id: item.id, ...structuredClone(rulesetData(item, ruleset) ?? {}) };
 }
 
-/** One side of a shot: token -> {name, actor_id, token_id, pc, stats, armor}. */
+/** Request fields that take the acting (controlled) token, in order of preference. */
+export const SELF_FIELDS = ["attacker", "actor", "character", "firer", "medic", "patient"];
+
+/**
+ * A token's own address, valid on any scene: its TokenDocument's UUID ("Scene.<s>.Token.<t>"),
+ * else its id. An unlinked token's synthetic actor keeps the base actor's id ("Synthetic Actors
+ * retain the base Actor ID", adambdooley/foundry-vtt-mcp#111), so only the token tells them apart.
+ */
+export function tokenAddress(token) {
+  const doc = token?.document ?? token;
+  return doc?.uuid ?? token?.id ?? doc?.id ?? null;
+}
+
+/**
+ * Whether a user owns a token (and so may act with it): a GM always; a player when they own its
+ * actor (Document#testUserPermission(user, "OWNER"), foundryvtt.com/api; a token's ownership is
+ * its actor's).
+ */
+export function ownsToken(token, user = globalThis.game?.user) {
+  if (user?.isGM) return true;
+  if (!user || !token) return false;
+  const actor = token.actor ?? token.document?.actor ?? null;
+  const doc = actor ?? token.document ?? token;
+  return typeof doc?.testUserPermission === "function" ? Boolean(doc.testUserPermission(user, "OWNER")) : false;
+}
+
+/** The participant of a request who acts (attacker, actor, character ...), or null. */
+export function actingParticipant(request) {
+  for (const f of SELF_FIELDS) {
+    const p = request?.[f];
+    if (p && (p.actor_id || p.token_id)) return p;
+  }
+  return null;
+}
+
+/** One side of a shot: token -> {name, actor_id, token_id (the token's UUID), pc, stats, armor}. */
 export function combatant(token, ruleset) {
   const actor = token?.actor;
   if (!actor) throw new Error(t("FIREFIGHT.ui.error.noActor", "Token {name} has no actor.", { name: token?.name ?? "?" }));
@@ -55,7 +90,7 @@ export function combatant(token, ruleset) {
   return {
     name: token.name ?? actor.name,
     actor_id: actor.id,
-    token_id: token.id ?? token.document?.id ?? null,
+    token_id: tokenAddress(token),
     pc: Boolean(actor.hasPlayerOwner),
     stats: structuredClone(stats),
     armor: equippedArmor(actor, ruleset).map((i) => itemEntry(i, ruleset)),

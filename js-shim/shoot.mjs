@@ -1,6 +1,6 @@
 // The shot: tokens -> dialog (weapon, options, live odds) -> resolve -> ChatMessage.
 import { MODULE_ID, ENTROPY_START, ENTROPY_MAX } from "./config.mjs";
-import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData } from "./request.mjs";
+import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
@@ -55,10 +55,14 @@ export function cardLanguage() {
   return globalThis.game?.i18n?.lang ?? "en";
 }
 
-/** Distance between two tokens on the scene, as a request range. */
+/**
+ * Distance between two tokens on the scene, as a request range: the straight line between their
+ * centres (GridMeasurePathResult#euclidean), whatever the scene's diagonal rule (`distance` counts
+ * a diagonal as one square on a default v13 scene, CONST.GRID_DIAGONALS.EQUIDISTANT).
+ */
 export function measureRange(a, b) {
   const path = canvas.grid.measurePath([a.center, b.center]);
-  return rangeFromMeasure(path.distance, canvas.scene?.grid?.units ?? canvas.grid.units, unitMetres());
+  return rangeFromMeasure(path.euclidean, canvas.scene?.grid?.units ?? canvas.grid.units, unitMetres());
 }
 
 export async function optionsSchema(engine, ruleset) {
@@ -88,6 +92,9 @@ function pickTokens({ attacker, target }) {
   if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
   if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
   if (a === b || (a.id && a.id === b.id)) throw new Error(t("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
+  // A player shoots only with a token they own: refused here, before anything is rolled (the GM
+  // relay refuses to apply such a shot too).
+  if (!ownsToken(a)) throw new Error(t("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: a.name ?? "?" }));
   return { a, b };
 }
 

@@ -295,3 +295,83 @@ def test_roll_modes_follow_foundry(tables: Tables) -> None:
     assert tables.p1.page.locator(f'[data-message-id="{mid}"] .firefight-card').count() == 0
     assert tables.p1.page.locator(f'[data-message-id="{mid}"].blind').count() == 1
     assert tables.p2.page.locator(f'[data-message-id="{mid}"]').count() == 0
+
+
+# A write that fails half-way: the GM's client refuses the next status toggle (as Foundry refuses
+# a status id its system lacks), after the target's stats were written.
+FAIL_NEXT_STATUS_JS = """() => {
+    const proto = Object.getPrototypeOf(canvas.tokens.placeables[0].actor);
+    const real = proto.toggleStatusEffect;
+    proto.toggleStatusEffect = async function (...args) {
+        proto.toggleStatusEffect = real;
+        throw new Error('Invalid status ID "' + args[0] + '" provided to Actor#toggleStatusEffect');
+    };
+}"""
+
+
+def test_apply_is_atomic_and_a_double_click_applies_once(tables: Tables) -> None:
+    gm, p1 = tables.gm.page, tables.p1.page
+    tables.set_auto_apply(False)
+    state0 = gm.evaluate(STATE_JS, OFFICER)
+    # The officer is shot dead (hit points, state and the dead status change together).
+    mid = tables.shoot(tables.p1, RIFLEMAN, OFFICER)
+    assert tables.loss(mid) > 0
+    tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
+    gm.evaluate(FAIL_NEXT_STATUS_JS)
+    card = p1.locator(f'[data-message-id="{mid}"]')
+    card.locator('[data-firefight-action="apply-effects"]').click()
+    # Everything written is rolled back, and the player is told so.
+    p1.locator(".notification.error", has_text="undone").wait_for()
+    tables.wait_all("(id) => !game.messages.get(id).flags.firefight.applying", mid)
+    for t in tables.pages.values():
+        assert t.page.evaluate(STATE_JS, OFFICER) == state0
+    flags = gm.evaluate(FLAGS_OF_JS, mid)
+    assert "applied" not in flags
+    assert "applying" not in flags
+    # The card can still be applied; two quick clicks apply it once.
+    card.locator('[data-firefight-action="apply-effects"]').dblclick()
+    tables.wait_all("(id) => Boolean(game.messages.get(id).flags.firefight.applied)", mid)
+    hit = gm.evaluate(STATE_JS, OFFICER)
+    record = next(iter(gm.evaluate(FLAGS_OF_JS, mid)["applied"]["actors"].values()))
+    assert record["before"] == state0["flags"]["soe"]
+    assert hit["flags"]["soe"] == record["after"]
+    # A third request (the API, as a macro would) is refused: applied once.
+    again = p1.evaluate(f"() => game.modules.get('firefight').api.apply('{mid}')")
+    assert again["ok"] is False
+    assert again["code"] == "already_applied"
+    assert gm.evaluate(STATE_JS, OFFICER) == hit
+    tables.p1.shot("16-rolled-back-then-applied-once")
+    # Put the officer back for the tests that follow.
+    gm.locator(f'[data-message-id="{mid}"] [data-firefight-action="undo-effects"]').click()
+    tables.wait_all("(id) => Boolean(game.messages.get(id).flags.firefight.undone)", mid)
+    assert gm.evaluate(STATE_JS, OFFICER) == state0
+
+
+def test_a_player_acts_only_with_their_own_token(tables: Tables) -> None:
+    gm, p2 = tables.gm.page, tables.p2.page
+    tables.set_auto_apply(False)
+    count = p2.evaluate("() => game.messages.size")
+    # Player 2 selects Player 1's rifleman, targets the rhino and presses Shoot: refused, no roll.
+    tables.p2.reset()
+    tables.p2.token(RIFLEMAN).click()
+    tables.p2.token(RHINO).click(button="right")
+    p2.locator("#shoot-button").click()
+    p2.locator(".notification.error", has_text="do not own").wait_for()
+    assert p2.locator("dialog.application.firefight-dialog").count() == 0
+    assert p2.evaluate("() => game.messages.size") == count
+    # The relay refuses too: Player 2 posts a copy of Player 1's shot as their own card and asks
+    # the GM to apply it (the shooter is not theirs).
+    mid = tables.shoot(tables.p1, RIFLEMAN, RHINO)
+    tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
+    before = gm.evaluate(HP_JS, RHINO)
+    reply = p2.evaluate("""async (mid) => {
+        const src = game.messages.get(mid).toObject();
+        const copy = await ChatMessage.create({content: src.content, flags: src.flags,
+            rolls: src.rolls.map(r => JSON.parse(r)), speaker: src.speaker});
+        return game.modules.get('firefight').api.apply(copy);
+    }""", mid)
+    assert reply["ok"] is False
+    assert reply["code"] == "not_owner"
+    assert gm.evaluate(HP_JS, RHINO) == before
+    gm.locator(".notification.warning", has_text="does not own").last.wait_for()
+    tables.p2.shot("17-not-your-token")

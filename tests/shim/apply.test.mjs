@@ -70,3 +70,84 @@ test("a weapon or armor dropped on an actor is equipped", () => {
   assert.equal(equipChanges({ flags: {} }), null);
   assert.equal(equipChanges({ flags: { firefight: { soe: { category: "trauma" } } } }), null);
 });
+
+// --- atomic writes and token addresses -------------------------------------------------------------
+
+import { writeAll, actorFor, tokenDocument } from "../../js-shim/apply.mjs";
+import { tokenAddress, ownsToken, actingParticipant } from "../../js-shim/request.mjs";
+
+function recordingActor(name, { failOn = null } = {}) {
+  const actor = { name, flags: { firefight: { soe: { hp: 10 } } }, statuses: new Set(), writes: 0,
+    async update(u) {
+      this.writes++;
+      if (failOn === this.writes) throw new Error(`${name}: the server refused the update`);
+      for (const [k, v] of Object.entries(u)) if (k === "flags.firefight.soe.hp") this.flags.firefight.soe.hp = v;
+    },
+    async toggleStatusEffect(id, { active }) {
+      if (active) this.statuses.add(id);
+      else this.statuses.delete(id);
+    } };
+  return actor;
+}
+
+test("writeAll: a failure on the second actor writes the first back, statuses too", async () => {
+  globalThis.game = { i18n: { localize: (k) => k, format: (k) => k } };
+  const first = recordingActor("Able");
+  const second = recordingActor("Baker", { failOn: 1 });
+  const step = (actor) => ({ actor, update: { "flags.firefight.soe.hp": 4 }, revert: { "flags.firefight.soe.hp": 10 },
+    statuses: [{ id: "prone", active: true, was: false }] });
+  let recorded = false;
+  await assert.rejects(writeAll([step(first), step(second), { run: async () => { recorded = true; } }]), (err) => {
+    assert.equal(err.code, "rolled_back");
+    assert.match(err.message, /Baker: the server refused the update/);
+    return true;
+  });
+  assert.equal(first.flags.firefight.soe.hp, 10);
+  assert.deepEqual([...first.statuses], []);
+  assert.equal(second.flags.firefight.soe.hp, 10);
+  assert.equal(recorded, false);
+  // The record failing (the last write) undoes every actor as well.
+  const third = recordingActor("Charlie");
+  await assert.rejects(writeAll([step(third), { run: async () => { throw new Error("message update refused"); } }]),
+    (err) => err.code === "rolled_back");
+  assert.equal(third.flags.firefight.soe.hp, 10);
+  assert.deepEqual([...third.statuses], []);
+});
+
+test("an effect finds its token's own actor by UUID on any scene, never the world actor instead", () => {
+  const worldActor = { id: "NPC", name: "world" };
+  const synthetic1 = { id: "NPC", name: "token 1" };
+  const synthetic2 = { id: "NPC", name: "token 2" };
+  const t1 = { id: "t1", uuid: "Scene.other.Token.t1", actor: synthetic1 };
+  const t2 = { id: "t2", uuid: "Scene.other.Token.t2", actor: synthetic2 };
+  const scene = { id: "other", tokens: new Map([["t1", t1], ["t2", t2]]) };
+  // The GM views another scene (nothing on the canvas).
+  globalThis.canvas = { tokens: new Map(), scene: { tokens: new Map() } };
+  globalThis.game = { actors: new Map([["NPC", worldActor]]), scenes: [scene] };
+  globalThis.fromUuidSync = (uuid) => (uuid.startsWith("Scene.other.Token.") ? scene.tokens.get(uuid.split(".")[3]) : null);
+  try {
+    assert.equal(actorFor({ actorId: "NPC", tokenId: "Scene.other.Token.t2" }), synthetic2);
+    assert.equal(actorFor({ actorId: "NPC", tokenId: "t1" }), synthetic1); // a bare id, on another scene
+    assert.equal(tokenDocument("Scene.other.Token.t1"), t1);
+    assert.equal(actorFor({ actorId: "NPC", tokenId: "Scene.other.Token.gone" }), null);
+    assert.equal(actorFor({ actorId: "NPC", tokenId: null }), worldActor); // no token named: the world actor
+  } finally {
+    delete globalThis.fromUuidSync;
+  }
+});
+
+test("requests carry the token's UUID; only its owner (or a GM) acts with it", () => {
+  const owner = { id: "P1", isGM: false };
+  const other = { id: "P2", isGM: false };
+  const actor = { id: "A", testUserPermission: (user, level) => level === "OWNER" && user.id === "P1" };
+  const token = { id: "t1", actor, document: { id: "t1", uuid: "Scene.s.Token.t1" } };
+  assert.equal(tokenAddress(token), "Scene.s.Token.t1");
+  assert.equal(tokenAddress({ id: "t9" }), "t9");
+  assert.equal(ownsToken(token, owner), true);
+  assert.equal(ownsToken(token, other), false);
+  assert.equal(ownsToken(token, { id: "GM", isGM: true }), true);
+  const request = { action: "first_aid", medic: { actor_id: "M", token_id: "tm" }, patient: { actor_id: "P", token_id: "tp" } };
+  assert.equal(actingParticipant(request), request.medic);
+  assert.equal(actingParticipant({ attacker: { actor_id: "A" } }).actor_id, "A");
+  assert.equal(actingParticipant({ targets: [] }), null);
+});

@@ -69,3 +69,13 @@ test("rangeFromMeasure converts scene units to metres", () => {
   assert.deepEqual(rangeFromMeasure(1.5, "km"), { value: 1500, units: "m" });
   assert.deepEqual(rangeFromMeasure(3, "hexes"), { value: 3, units: "hexes" });
 });
+
+test("a token on a scene is named by its UUID: two tokens of one unlinked actor stay apart", () => {
+  const npc = fakeActor(actorByName("Rhino"));
+  const one = { ...fakeToken(npc, "t1"), document: { id: "t1", uuid: "Scene.s1.Token.t1" } };
+  const two = { ...fakeToken(npc, "t2"), document: { id: "t2", uuid: "Scene.s1.Token.t2" } };
+  const [a, b] = [combatant(one, "soe"), combatant(two, "soe")];
+  assert.equal(a.actor_id, b.actor_id); // synthetic actors keep the base actor's id
+  assert.equal(a.token_id, "Scene.s1.Token.t1");
+  assert.equal(b.token_id, "Scene.s1.Token.t2");
+});

@@ -15,20 +15,25 @@ const schema = { options: { type: "object", properties: {
 
 let created;
 let notes;
-function install({ targets }) {
+// The player's own actor (Document#testUserPermission(user, "OWNER")), and one they do not own.
+const owned = (actor, ownerId) => Object.assign(actor, { testUserPermission: (user, level) => level === "OWNER" && user?.id === ownerId });
+
+function install({ targets, shooter = "Rifleman" }) {
   created = [];
   notes = [];
-  const a = fakeToken(fakeActor(actorByName("Rifleman"), { hasPlayerOwner: true }), "tokA", { x: 50, y: 50 });
-  const b = fakeToken(fakeActor(actorByName("Rhino")), "tokB", { x: 50, y: 650 });
+  const a = fakeToken(owned(fakeActor(actorByName(shooter), { hasPlayerOwner: true }), "P1"), "tokA", { x: 50, y: 50 });
+  const b = fakeToken(owned(fakeActor(actorByName("Rhino")), null), "tokB", { x: 50, y: 650 });
   globalThis.game = {
     settings: { get: (ns, key) => ({ ruleset: "soe", debug: false })[key], settings: new Map() },
-    user: { targets: new Set(targets ? [b] : []) },
+    user: { id: "P1", isGM: false, targets: new Set(targets ? [b] : []) },
     i18n: { localize: (k) => k, format: (k) => k },
   };
   globalThis.canvas = {
     tokens: { controlled: [a] },
     scene: { grid: { units: "m" } },
-    grid: { measurePath: ([p, q]) => ({ distance: (Math.hypot(q.x - p.x, q.y - p.y) / 100) * 5 }) },
+    // v13 GridMeasurePathResult: `distance` by the diagonal rule (here EQUIDISTANT), `euclidean` straight.
+    grid: { measurePath: ([p, q]) => ({ distance: (Math.max(Math.abs(q.x - p.x), Math.abs(q.y - p.y)) / 100) * 5,
+      euclidean: (Math.hypot(q.x - p.x, q.y - p.y) / 100) * 5 }) },
   };
   globalThis.ui = { notifications: { error: (m) => notes.push(["error", m]), info: (m) => notes.push(["info", m]) } };
   globalThis.CONFIG = { Dice: { randomUniform: () => 0.5 }, sounds: {} };
@@ -96,4 +101,19 @@ test("engine errors are notified with the field named", async () => {
   };
   assert.equal(await shoot(engine, { dialog: false }), null);
   assert.match(notes.at(-1)[1], /bad request: weapon.damage — required/);
+});
+
+test("a player cannot shoot with a token they do not own: refused before anything is rolled", async () => {
+  const { a, b } = install({ targets: true });
+  canvas.tokens.controlled = [b];
+  game.user.targets = new Set([a]);
+  const engine = fakeEngine();
+  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.deepEqual(engine.calls, []); // no schema, no odds, no roll
+  assert.equal(created.length, 0);
+  assert.match(notes.at(-1)[1], /You do not own Lesser Venusian Rhino/);
+  // The GM may shoot with any token (here the player's rifleman).
+  canvas.tokens.controlled = [a];
+  game.user = { id: "GM", isGM: true, targets: new Set([b]) };
+  assert.ok(await shoot(engine, { dialog: false }));
 });

@@ -1,0 +1,29 @@
+// Pathfinder Second Edition (game.system.id "pf2e"): conditions are its statuses; its own
+// document types (ActorProxyPF2e / ItemProxyPF2e refuse any other).
+export default Object.freeze({
+  id: "pf2e",
+  title: "Pathfinder Second Edition",
+  // Types: pf2e static/template.json ("Actor.types" character, npc; "Item.types" weapon, armor,
+  // equipment); ActorProxyPF2e throws "Actor type base does not exist and actor module sub-types are
+  // not supported" for any other (foundryvtt/pf2e src/module/actor/base.ts).
+  documentTypes: {
+    Actor: { character: "character", npc: "npc" },
+    Item: { weapon: "weapon", armor: "armor", gear: "equipment" },
+  },
+  // The minimal `system` the packs give each type (merged under the source's own `system`): the
+  // common item/actor fields of pf2e's static/template.json, which its item and actor classes read
+  // while preparing data (rules, traits, description, slug).
+  documentDefaults: {
+    Actor: {
+      character: { traits: { value: [], rarity: "common", size: { value: "med" } } },
+      npc: { traits: { value: [], rarity: "common", size: { value: "med" } }, details: { level: { value: 0 } } },
+    },
+    Item: Object.fromEntries(["weapon", "armor", "equipment"].map((type) => [type, {
+      description: { value: "" }, rules: [], slug: null, traits: { value: [], rarity: "common" }, quantity: 1,
+    }])),
+  },
+  statuses: { dead: "dead", unconscious: "unconscious", stun: "stunned", prone: "prone", bleeding: null, fear: "frightened" },
+  // pf2e's actor sheets: nav.sheet-navigation[data-group="primary"] of icon links, the tabs in
+  // section.sheet-content (static/templates/actors/character/sheet.hbs).
+  sheet: { nav: 'nav.sheet-navigation[data-group="primary"]', body: ".sheet-content", link: { classes: [], icon: "fa-solid fa-crosshairs" } },
+});

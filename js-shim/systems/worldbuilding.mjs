@@ -1,0 +1,16 @@
+// Simple Worldbuilding (game.system.id "worldbuilding"): core's status list; one Actor type
+// "character" and one Item type "item" (its template.json).
+export default Object.freeze({
+  id: "worldbuilding",
+  title: "Simple Worldbuilding",
+  // Types: foundryvtt/worldbuilding template.json ("Actor.types" ["character"], "Item.types"
+  // ["item"]; template defaults fill `system`).
+  documentTypes: {
+    Actor: { character: "character", npc: "character" },
+    Item: { weapon: "item", armor: "item", gear: "item" },
+  },
+  statuses: { dead: "dead", unconscious: "unconscious", stun: "stun", prone: "prone", bleeding: "bleeding", fear: "fear" },
+  // Simple Worldbuilding's actor sheet: nav.sheet-tabs[data-group="primary"] of text links, the
+  // tabs in section.sheet-body (templates/actor-sheet.html).
+  sheet: { nav: 'nav.sheet-tabs[data-group="primary"]', body: ".sheet-body" },
+});

@@ -1,0 +1,118 @@
+"""The per-system matrix: the same SHOCK fight in a world of each system shape the sandbox
+imitates (?system=worldbuilding | dnd5e | pf2e; each puts its own ids in CONFIG.statusEffects).
+
+One page per system, as the GM: a second token of the same unlinked NPC is dragged from the actors
+directory onto the scene, one of the two is shot and stunned, the result applied and undone. The
+stun lands as the system's own status id on that token's own (synthetic) actor only; the other
+token and the world actor stay as they were; no error notification."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import BOOT_TIMEOUT_MS, Table
+
+SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
+    JSON.stringify({'firefight.ruleset': 'shock'}))"""
+# Scripted dice (uniforms): hit location d10 = 4 (arm), severity d10 = 1: a STUN (shock, Table 3).
+DICE_JS = """() => {
+    globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
+    const seq = [0.35, 0.0];
+    let i = 0;
+    CONFIG.Dice.randomUniform = () => (i < seq.length ? seq[i++] : 0.0);
+}"""
+REAL_DICE_JS = """() => {
+    if (globalThis.__realUniform) CONFIG.Dice.randomUniform = globalThis.__realUniform;
+}"""
+NPC_ID = "ffSTregular00000"
+NPC = "Generic Regular"
+SHOOTER = "Generic Veteran"
+# The status a SHOCK stun shows as, in each system's own ids.
+STUN = {"worldbuilding": "stun", "dnd5e": "stunned", "pf2e": "stunned"}
+TOKENS_JS = """(name) => canvas.tokens.placeables.filter(t => t.name === name).map(t => ({
+    id: t.id, uuid: t.actor.uuid, isToken: t.actor.isToken, actorId: t.actor.id,
+    state: t.actor.flags.firefight.shock.state, statuses: [...t.actor.statuses].sort()}))"""
+WORLD_JS = """(id) => { const a = game.actors.get(id);
+    return {state: a.flags.firefight.shock.state, statuses: [...a.statuses].sort()}; }"""
+
+
+@pytest.fixture(scope="module", params=["worldbuilding", "dnd5e", "pf2e"])
+def world(request: Any, server: str, browser: Any) -> Iterator[Table]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.add_init_script(script=f"({SETTINGS_JS})()")
+    page = context.new_page()
+    t = Table(server, context, page)
+    t.system = request.param  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: t.errors.append(str(e)))
+    page.on("console", lambda m: t.console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server}?system={request.param}&pack=shock-troops")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    yield t
+    context.close()
+
+
+def test_shoot_apply_undo_with_two_tokens_of_one_npc(world: Table) -> None:
+    page = world.page
+    system = world.system  # type: ignore[attr-defined]
+    assert page.evaluate("() => game.system.id") == system
+    stun = STUN[system]
+    assert page.evaluate("(id) => CONFIG.statusEffects.some(s => s.id === id)", stun)
+    # A second token of the same NPC: drag the actor from the actors directory onto the scene.
+    page.locator('[data-sidebar-tab="actors"][role="tab"]').click()
+    entry = page.locator(f'#actors-list [data-document-id="{NPC_ID}"]')
+    # An empty grid cell (column 11, row 12), in the board's own coordinates.
+    drop = page.evaluate("""() => { const svg = document.getElementById('scene');
+        const p = svg.createSVGPoint(); p.x = 1150; p.y = 1250;
+        const q = p.matrixTransform(svg.getScreenCTM()); const r = svg.getBoundingClientRect();
+        return {x: q.x - r.left, y: q.y - r.top}; }""")
+    entry.drag_to(page.locator("#scene"), target_position=drop)
+    page.wait_for_function(
+        "(n) => canvas.tokens.placeables.filter(t => t.name === n).length === 2", arg=NPC)
+    page.locator('[data-sidebar-tab="chat"][role="tab"]').click()
+    tokens = page.evaluate(TOKENS_JS, NPC)
+    assert all(t["isToken"] and t["actorId"] == NPC_ID for t in tokens)
+    assert len({t["uuid"] for t in tokens}) == 2
+    world_before = page.evaluate(WORLD_JS, NPC_ID)
+    first, second = tokens
+    # Select the shooter, target the first of the two, Shoot, confirm the hit, Fire.
+    world.token(SHOOTER).click()
+    page.locator(f'.token[data-token-id="{first["id"]}"]').click(button="right")
+    page.evaluate(DICE_JS)
+    try:
+        page.locator("#shoot-button").click()
+        dialog = page.locator("dialog.application.firefight-dialog")
+        dialog.locator('[name="opt.referee_confirmed_hit"]').check()
+        dialog.locator('[data-action="fire"]').click()
+        card = page.locator(".chat-message.firefight-message").last
+        card.locator('[data-firefight-action="apply-effects"]').wait_for()
+    finally:
+        page.evaluate(REAL_DICE_JS)
+    mid = card.get_attribute("data-message-id")
+    result = page.evaluate("(id) => game.messages.get(id).flags.firefight.result", mid)
+    assert result["outcome"]["result"] == "stun"
+    target = result["request"]["target"]
+    assert target["token_id"] == f"Scene.sandboxScene0001.Token.{first['id']}"
+    card.locator('[data-firefight-action="apply-effects"]').click()
+    page.wait_for_function(
+        "(id) => Boolean(game.messages.get(id).flags.firefight.applied)", arg=mid)
+    after = {t["id"]: t for t in page.evaluate(TOKENS_JS, NPC)}
+    # The stun is on the shot token's own actor, in the system's id; nowhere else.
+    assert after[first["id"]]["state"] == "stunned"
+    assert stun in after[first["id"]]["statuses"]
+    assert after[second["id"]] == second
+    assert page.evaluate(WORLD_JS, NPC_ID) == world_before
+    mark = f'.token[data-token-id="{first["id"]}"] .status[data-status="{stun}"]'
+    assert page.locator(mark).count() == 1
+    world.shot(f"systems-{system}-applied")
+    # Undo restores that token's actor exactly.
+    page.locator(f'[data-message-id="{mid}"] [data-firefight-action="undo-effects"]').click()
+    page.wait_for_function(
+        "(id) => Boolean(game.messages.get(id).flags.firefight.undone)", arg=mid)
+    assert {t["id"]: t for t in page.evaluate(TOKENS_JS, NPC)} == {first["id"]: first,
+                                                                    second["id"]: second}
+    assert page.evaluate(WORLD_JS, NPC_ID) == world_before
+    assert page.locator(".notification.error").count() == 0
+    assert world.errors == []

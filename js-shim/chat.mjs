@@ -1,26 +1,55 @@
 // Chat card wiring (renderChatMessageHTML): the Apply / Undo buttons and what was applied, and
-// holding back the outcome while Dice So Nice animates the message's dice.
+// holding back the outcome while Dice So Nice animates the message's dice (only on a client
+// where it does animate them).
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { effectsByActor, mayRequest } from "./apply.mjs";
 import { escapeHTML } from "./form.mjs";
 
-const DICE_WAIT_MAX_MS = 20000;
-const awaitingDice = new Set(); // message ids whose dice are still rolling
+const DICE_WAIT_MAX_MS = 20000; // a safety net only: DSN says when it will not animate
+const rolling = new Map(); // message id -> promise resolved when its dice have landed
 
-/** Called on createChatMessage: hold the outcome back until Dice So Nice has rolled the dice. */
-export function holdForDice(message) {
-  if (!game.dice3d || !message.flags?.[MODULE_ID]?.result || !message.rolls?.length) return;
-  awaitingDice.add(message.id);
-  setTimeout(() => revealDice(message.id), DICE_WAIT_MAX_MS); // never hold it forever
+/**
+ * Is Dice So Nice rolling this message's dice on this client? DSN marks the message
+ * `_dice3danimating = true` in its createChatMessage hook when it will animate it (and deletes
+ * the mark when done), and not when the roll is one this user cannot see; with its world setting
+ * "immediatelyDisplayChatMessages" it shows the message at once (Dice So Nice module/main.js).
+ */
+export function diceRolling(message) {
+  if (!game.dice3d || !message?._dice3danimating) return false;
+  const immediate = "dice-so-nice.immediatelyDisplayChatMessages";
+  return !(game.settings?.settings?.has?.(immediate) && game.settings.get("dice-so-nice", "immediatelyDisplayChatMessages"));
 }
 
-/** Hooks.on("diceSoNiceRollComplete", messageId) */
-export function revealDice(messageId) {
-  if (!awaitingDice.delete(messageId)) return;
-  for (const el of document.querySelectorAll(`[data-message-id="${messageId}"] .firefight-card.ff-awaiting-dice`)) {
-    el.classList.remove("ff-awaiting-dice");
+/**
+ * When this message's dice have landed. DSN's own helper waitFor3DAnimationByMessageID resolves
+ * at once where DSN will not animate (3D dice hidden on this client, or immediate display) and
+ * otherwise on that message's diceSoNiceRollComplete (Dice So Nice module/Dice3D.js).
+ */
+function diceLanded(message) {
+  if (!rolling.has(message.id)) {
+    const dsn = game.dice3d?.waitFor3DAnimationByMessageID?.(message.id)
+      ?? new Promise((resolve) => {
+        const id = Hooks.on("diceSoNiceRollComplete", (done) => {
+          if (done !== message.id) return;
+          Hooks.off("diceSoNiceRollComplete", id);
+          resolve(true);
+        });
+      });
+    const landed = Promise.race([dsn, new Promise((resolve) => setTimeout(resolve, DICE_WAIT_MAX_MS))])
+      .finally(() => rolling.delete(message.id));
+    rolling.set(message.id, landed);
   }
+  return rolling.get(message.id);
+}
+
+/**
+ * Can this user read the message's content? ChatMessage#isContentVisible (v13); a blind message
+ * ("sent blindly where the creating User cannot see it", ChatMessageData.blind) only a GM reads.
+ */
+export function contentVisible(message) {
+  if (typeof message.isContentVisible === "boolean") return message.isContentVisible;
+  return !message.blind || Boolean(game.user?.isGM);
 }
 
 function userName(id) {
@@ -56,8 +85,23 @@ export function onRenderChatMessage(message, html, { applier } = {}) {
   const ff = message.flags?.[MODULE_ID];
   if (!ff?.result || !(html instanceof HTMLElement)) return;
   html.classList.add("firefight-message");
-  if (awaitingDice.has(message.id)) html.querySelector(".firefight-card")?.classList.add("ff-awaiting-dice");
   html.querySelector(".firefight-card-actions")?.remove();
+  // The hook fires for a blind message its author cannot read: no outcome, nothing to apply.
+  if (!contentVisible(message)) {
+    html.classList.add("ff-content-hidden");
+    return;
+  }
+  const card = html.querySelector(".firefight-card");
+  if (card && diceRolling(message)) {
+    // While the dice roll the card shows no faces, no success and no later step.
+    card.classList.add("ff-awaiting-dice");
+    diceLanded(message).then(() => {
+      card.classList.remove("ff-awaiting-dice");
+      for (const el of document.querySelectorAll(`[data-message-id="${CSS.escape(message.id)}"] .firefight-card.ff-awaiting-dice`)) {
+        el.classList.remove("ff-awaiting-dice");
+      }
+    });
+  }
   const inner = footerHTML(message);
   if (!inner) return;
   const footer = document.createElement("div");

@@ -25,14 +25,22 @@
 //   the apply path, so states show on the tokens) and draws the new round (`draw_chits`: card,
 //   its dice are the draws), then points the combat at the first activation.
 // - "renderCombatTracker": the tracker lists the activations, the current one highlighted.
+// Only the active GM ever writes the activation state. Foundry lets a player who owns the current
+// combatant update a combat's `turn` and `round` and nothing else (fvtt-fria-ligan/yearzero-
+// combat-fvtt#85, Nimble-Co/FoundryVTT-Nimble#853), so on a player's client "combatTurn" /
+// "combatRound" set only those two (to the activation the drawn order gives) and ask the active
+// GM over the module socket (`{type: "combat-turn"}`); the GM checks that the player owns the
+// unit whose activation ends and records the next one (flags), with the same turn and round.
 // Rewinding into a previous round is not supported (its order is spent and settled).
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { currentRuleset, postCard, reportError, resolveWithEntropy } from "./shoot.mjs";
 import { rulesetSettings } from "./settings.mjs";
+import { engineStatuses } from "./systems/index.mjs";
 
 export const FLAG = "activations";
+const SOCKET = `module.${MODULE_ID}`;
 const IDENTITY = ["name", "actor_id", "token_id", "combatant_id"];
 
 // --- pure helpers ------------------------------------------------------------------------------
@@ -118,7 +126,10 @@ export function turnIndexOf(turns, combatantId) {
   return Math.max(0, (turns ?? []).findIndex((c) => c.id === combatantId));
 }
 
-/** Why a unit cannot take its activation, from its token statuses (the engine's `apply` sets them). */
+/**
+ * Why a unit cannot take its activation, from its token statuses as engine status ids (the
+ * engine's `apply` sets them; systems/index.mjs engineStatuses reads them in the world's ids).
+ */
 export function blockedByStatuses(statuses, { defeated = false, drawnStunned = false, known = true } = {}) {
   if (!known) return drawnStunned ? "stunned" : null;
   if (defeated || statuses.has("dead") || statuses.has("unconscious")) return "out";
@@ -210,10 +221,27 @@ export class ChitActivation {
       const c = combat.combatants?.get?.(activation.combatantId);
       if (!c) return "out";
       const actor = c.actor;
-      return blockedByStatuses(actor?.statuses ?? new Set(), {
+      return blockedByStatuses(engineStatuses(actor), {
         defeated: Boolean(c.defeated), drawnStunned: activation.stunned, known: Boolean(actor),
       });
     };
+  }
+
+  /**
+   * The turn the drawn order gives next from the current activation (`direction` +1 / -1):
+   * {round, turn, next: the activation state to record, or null when nothing moves}. After the
+   * last activation, the next round.
+   */
+  nextStep(combat, state, direction) {
+    const step = advance(state.list, state.index, direction, this.blocked(combat));
+    const skipped = [...(state.skipped ?? []), ...step.skipped];
+    if (step.index === null) {
+      if (direction < 0) return { round: state.round, turn: combat.turn, next: null };
+      // Every chit of the round is spent: the round ends (and the next one is drawn).
+      return { round: state.round + 1, turn: 0, next: { ...state, index: state.list.length, skipped } };
+    }
+    const turn = turnIndexOf(combat.turns, state.list[step.index].combatantId);
+    return { round: state.round, turn, next: { ...state, index: step.index, skipped } };
   }
 
   /** Hooks.on("combatTurn"): point the turn at the next activation whose unit can act. */
@@ -221,20 +249,10 @@ export class ChitActivation {
     const state = stateOf(combat);
     if (!state?.list || state.round !== combat.round) return;
     const direction = (updateOptions.direction ?? 1) < 0 ? -1 : 1;
-    const step = advance(state.list, state.index, direction, this.blocked(combat));
-    const skipped = [...(state.skipped ?? []), ...step.skipped];
-    if (step.index === null) {
-      if (direction < 0) {
-        Object.assign(updateData, { round: combat.round, turn: combat.turn });
-        return;
-      }
-      // Every chit of the round is spent: the round ends (and the next one is drawn).
-      Object.assign(updateData, { round: combat.round + 1, turn: 0 });
-      setActivationFlags(updateData, { ...state, index: state.list.length, skipped });
-      return;
-    }
-    Object.assign(updateData, { round: combat.round, turn: turnIndexOf(combat.turns, state.list[step.index].combatantId) });
-    setActivationFlags(updateData, { ...state, index: step.index, skipped });
+    const { round, turn, next } = this.nextStep(combat, state, direction);
+    Object.assign(updateData, { round, turn });
+    if (!globalThis.game?.user?.isGM) this.relayTurn(combat, state, updateData, direction);
+    else if (next) setActivationFlags(updateData, next);
   }
 
   /** Hooks.on("combatRound"): Foundry's nextTurn past the last combatant goes on in the drawn order. */
@@ -242,13 +260,51 @@ export class ChitActivation {
     const state = stateOf(combat);
     if (!state?.list || state.round !== combat.round) return;
     const direction = (updateOptions.direction ?? 1) < 0 ? -1 : 1;
-    if (direction > 0) {
+    if (direction > 0 && globalThis.game?.user?.isGM) {
       const onPurpose = this.endRoundMarker.delete(combat.id);
       const fromLastTurn = combat.turn === combat.turns.length - 1;
       const left = advance(state.list, state.index, 1, this.blocked(combat)).index !== null;
       if (onPurpose || !fromLastTurn || !left) return; // the round ends
     }
     this.onCombatTurn(combat, updateData, { ...updateOptions, direction });
+  }
+
+  /**
+   * A player's End Turn. The player's own update keeps only `turn` and `round` (what Foundry
+   * allows the current combatant's owner), set to the activation the drawn order gives, exactly
+   * what the GM will write, so the two updates agree in whichever order they land; the active GM
+   * is asked to record the activation state (flags). With no GM connected nothing moves.
+   */
+  relayTurn(combat, state, updateData, direction) {
+    for (const key of Object.keys(updateData)) if (key !== "round" && key !== "turn") delete updateData[key];
+    if (!game.users?.activeGM) {
+      Object.assign(updateData, { round: combat.round, turn: combat.turn });
+      ui.notifications?.warn(`Firefight: ${t("FIREFIGHT.ui.combat.noGM", "A GM must be connected to end the turn: the GM's client keeps the activation order.")}`);
+      return;
+    }
+    game.socket?.emit(SOCKET, { type: "combat-turn", combatId: combat.id, round: state.round, index: state.index, direction, userId: game.user.id });
+  }
+
+  /**
+   * The active GM, on a player's End Turn: if the drawn order still stands at the activation the
+   * player ended (a second click or a late message changes nothing) and the player owns its
+   * unit, record the next activation (and the turn, the same as the player's own update).
+   */
+  async onSocket(data, senderId) {
+    if (data?.type !== "combat-turn" || !isActiveGM()) return null;
+    const combat = game.combats?.get?.(data.combatId);
+    const state = stateOf(combat);
+    if (!combat || !state?.list || state.round !== data.round || state.index !== data.index) return null;
+    const user = game.users?.get?.(senderId ?? data.userId);
+    const unit = combat.combatants?.get?.(state.list[state.index]?.combatantId);
+    if (!user || !unit?.testUserPermission?.(user, "OWNER")) {
+      console.warn("Firefight |", t("FIREFIGHT.ui.combat.notYours", "{user} may not end this turn: {name} is not theirs.",
+        { user: user?.name ?? String(senderId ?? data.userId), name: unit?.name ?? "?" }));
+      return null;
+    }
+    const { round, turn, next } = this.nextStep(combat, state, data.direction < 0 ? -1 : 1);
+    if (!next) return null;
+    return combat.update({ round, turn, [`flags.${MODULE_ID}.${FLAG}`]: next });
   }
 
   /** End the current round on purpose (the remaining activations are lost). */
@@ -356,6 +412,10 @@ export class ChitActivation {
     Hooks.on("combatRound", (c, d, o) => this._safe(() => this.onCombatRound(c, d, o)));
     Hooks.on("updateCombat", (c, changed) => this._safe(() => this.onUpdateCombat(c, changed)));
     Hooks.on("renderCombatTracker", (app, html) => this._safe(() => this.onRenderCombatTracker(app, html)));
+    // game.socket is there once the world is set up.
+    Hooks.once("setup", () => game.socket?.on?.(SOCKET, (data, senderId) => {
+      this.onSocket(data, senderId).catch((err) => reportError(err));
+    }));
   }
 
   _safe(fn) {

@@ -18,6 +18,45 @@ const runtimeURL = new URL("../runtime/", import.meta.url);
 const indexURL = new URL("pyodide/", runtimeURL).href;
 const wheelsURL = new URL("wheels/", runtimeURL);
 
+// Compiling the WebAssembly: Pyodide compiles pyodide.asm.wasm with
+// WebAssembly.instantiateStreaming(fetch(url)) and, when that throws, only logs "wasm
+// instantiation failed!" and waits for ever (node_modules/pyodide/pyodide.mjs,
+// getInstantiateWasmFunc). Streaming needs the response's MIME type to be application/wasm, which
+// not every server sends. So: stream only a response served as application/wasm, and compile any
+// other from its bytes (WebAssembly.instantiate), as Pyodide does where streaming is unavailable;
+// a response that is not ok, or bytes that do not compile, fail the boot with a clear message.
+let rejectWasm = null;
+const wasmFailure = new Promise((_, reject) => (rejectWasm = reject));
+wasmFailure.catch(() => {}); // raced in boot(); never reported as unhandled meanwhile
+const instantiateStreaming = WebAssembly.instantiateStreaming?.bind(WebAssembly);
+
+async function instantiateFromResponse(source, imports) {
+  let response = await source;
+  const where = String(response.url || "WebAssembly module").replace(/^.*?\/runtime\//, "runtime/");
+  try {
+    if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`);
+    const mime = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+    if (instantiateStreaming && mime === "application/wasm") {
+      try {
+        return await instantiateStreaming(response, imports);
+      } catch (err) {
+        console.warn(`[firefight worker] streaming compile of ${where} failed (${err?.message ?? err}); compiling its bytes`);
+        response = await fetch(response.url);
+        if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`);
+      }
+    } else {
+      console.warn(`[firefight worker] ${where} is served as "${mime || "no type"}", not application/wasm: compiling its bytes`);
+    }
+    return await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  } catch (err) {
+    const text = String(err?.message ?? err);
+    const failure = new Error(text.startsWith(where) ? text : `compiling ${where}: ${text}`);
+    rejectWasm(failure);
+    throw failure;
+  }
+}
+WebAssembly.instantiateStreaming = instantiateFromResponse;
+
 let handle = null; // firefight.bridge.handle, once booted
 let bootError = null; // the boot failure's message, if booting failed
 const queue = []; // [{id, message}] received while booting
@@ -57,11 +96,11 @@ async function boot() {
   const manifest = fetchManifest(); // in parallel with Pyodide's own boot
   manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const pyodide = await loadPyodide({
+  const pyodide = await Promise.race([wasmFailure, loadPyodide({
     indexURL, // pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip
     lockFileURL: new URL("pyodide-lock.json", indexURL).href,
     packageBaseUrl: indexURL,
-  });
+  })]);
 
   // loadPackage reports a wheel it could not load through errorCallback, without throwing.
   const wheels = await manifest;

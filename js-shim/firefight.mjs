@@ -4,7 +4,7 @@
 import { MODULE_ID, RULESET_CHOICES, tableFeatures } from "./config.mjs";
 import { EngineClient } from "./engine.mjs";
 import { shoot, resolveWithEntropy, reportError, currentRuleset } from "./shoot.mjs";
-import { onRenderChatMessage, holdForDice, revealDice } from "./chat.mjs";
+import { onRenderChatMessage } from "./chat.mjs";
 import { Applier } from "./apply.mjs";
 import { registerCoreSettings, registerRulesetSettings, rulesetSettings } from "./settings.mjs";
 import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
@@ -88,9 +88,6 @@ Hooks.once("ready", () => {
     (err) => reportError(err),
   );
 });
-
-Hooks.on("createChatMessage", (message) => holdForDice(message));
-Hooks.on("diceSoNiceRollComplete", (messageId) => revealDice(messageId));
 
 Hooks.on("renderChatMessageHTML", (message, html) => {
   try {

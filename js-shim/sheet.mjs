@@ -9,6 +9,7 @@ import { statsSchema } from "./settings.mjs";
 import { flagUpdate } from "./apply.mjs";
 import { itemsByCategory } from "./request.mjs";
 import { currentRuleset } from "./shoot.mjs";
+import { currentAdapter } from "./systems/index.mjs";
 
 const localize = (k) => game.i18n.localize(k);
 
@@ -146,47 +147,80 @@ function buildSection(engine, actor) {
   return section;
 }
 
-/** Hooks.on("renderActorSheetV2" / "renderActorSheet", (sheet, html) => ...) */
+// Where a sheet keeps its tab links and tab sections when the system's adapter does not say.
+const GENERIC_TABS = { nav: "nav.sheet-tabs, nav.tabs" };
+const listening = new WeakSet(); // sheet elements whose tab clicks we follow
+
+/** The sheet's tab nav and the element holding its tab sections: the adapter's, else a guess. */
+export function tabPlaces(root, places = {}) {
+  const find = (selector) => (selector ? root.querySelector(selector) : null);
+  const nav = find(places.nav) ?? find(GENERIC_TABS.nav);
+  const body = find(places.body) ?? root.querySelector(".tab[data-tab]")?.parentElement ?? null;
+  return { nav, body };
+}
+
+/** A tab link in the system's style: its classes, an icon for icon-only navs, else the name. */
+function tabLink(group, link = {}) {
+  const a = document.createElement("a");
+  a.className = ["item", ...(link.classes ?? []), "firefight-tab"].join(" ");
+  a.dataset.tab = "firefight";
+  a.dataset.group = group;
+  a.dataset.tooltip = "Firefight";
+  a.setAttribute("aria-label", "Firefight");
+  if (link.icon) a.innerHTML = `<i class="${escapeHTML(link.icon)}" inert></i>`;
+  else a.textContent = "Firefight";
+  return a;
+}
+
+/**
+ * Hooks.on("renderActorSheetV2" / "renderActorSheet", (sheet, html) => ...). Rebuilt on every
+ * render: an ApplicationV2 sheet (dnd5e 5.x) re-renders part by part, replacing only its parts'
+ * elements (HandlebarsApplicationMixin PARTS), so a new nav part has lost our link while our
+ * section, outside any part, would keep stale values. The Firefight tab stays active across
+ * renders if it was.
+ */
 export function onRenderActorSheet(engine, sheet, html) {
   const root = html instanceof HTMLElement ? html : html?.[0] ?? sheet?.element;
   const actor = sheet?.actor ?? sheet?.document;
-  if (!root || !actor || root.querySelector(".firefight-sheet")) return;
+  if (!root || !actor) return;
+  for (const el of root.querySelectorAll(".firefight-sheet, .firefight-tab")) el.remove();
   const section = buildSection(engine, actor);
-  const nav = root.querySelector("nav.sheet-tabs, nav.tabs");
-  const sibling = root.querySelector(".tab[data-tab]");
-  if (!nav || !sibling) {
+  const places = currentAdapter().sheet ?? {};
+  const { nav, body } = tabPlaces(root, places);
+  if (!nav || !body) {
     (root.querySelector(".window-content") ?? root).append(section);
     return;
   }
   // A tab beside the sheet's own: same group, switched by us (the sheet does not know it).
-  const group = sibling.dataset.group ?? nav.dataset.group ?? "primary";
-  const link = document.createElement("a");
-  link.className = "item firefight-tab";
-  link.dataset.tab = "firefight";
-  link.dataset.group = group;
-  link.textContent = "Firefight";
+  const group = nav.dataset.group ?? body.querySelector("[data-tab][data-group]")?.dataset.group ?? "primary";
+  const link = tabLink(group, places.link);
   nav.append(link);
   section.classList.add("tab");
   section.dataset.tab = "firefight";
   section.dataset.group = group;
-  sibling.parentElement.append(section);
-  const activate = (on) => {
-    sheet._firefightTab = on;
-    if (on) {
-      for (const el of root.querySelectorAll(`[data-group="${group}"].active, nav [data-tab].active`)) el.classList.remove("active");
+  body.append(section);
+  const setActive = (tab) => {
+    for (const el of root.querySelectorAll(`[data-group="${CSS.escape(group)}"][data-tab]`)) {
+      el.classList.toggle("active", el.dataset.tab === tab);
     }
-    link.classList.toggle("active", on);
-    section.classList.toggle("active", on);
   };
   link.addEventListener("click", (ev) => {
     ev.preventDefault();
     ev.stopPropagation();
-    activate(true);
+    sheet._firefightTab = true;
+    setActive("firefight");
   });
-  nav.addEventListener("click", (ev) => {
-    if (!ev.target.closest(".firefight-tab") && ev.target.closest("[data-tab]")) activate(false);
-  });
-  if (sheet._firefightTab) activate(true);
+  // Another tab of the group leaves ours; listened on the sheet's element, which outlives its parts.
+  if (!listening.has(root)) {
+    listening.add(root);
+    root.addEventListener("click", (ev) => {
+      const other = ev.target.closest?.(`nav [data-tab][data-group="${CSS.escape(group)}"]`);
+      if (!other || other.classList.contains("firefight-tab") || !sheet._firefightTab) return;
+      sheet._firefightTab = false;
+      setActive(other.dataset.tab);
+    });
+  }
+  if (sheet._firefightTab) setActive("firefight");
 }
 
 /** A stand-alone Firefight sheet for an actor (macro API, or sheets we cannot extend). */

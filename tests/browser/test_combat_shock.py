@@ -274,12 +274,62 @@ def test_a_player_page_sees_the_same_order(shock_table: Table) -> None:
         state = _state(gm)
         assert player.evaluate(STATE_JS) == state
         assert player.locator("#combat-panel .ff-activation").count() == len(state["list"])
-        assert player.locator('#combat-panel [data-action="nextTurn"]').is_disabled()
+        # A player gets no GM controls; End Turn only on their own combatant's turn.
+        assert player.locator('#combat-panel [data-action="nextRound"]').count() == 0
+        mine = player.evaluate("() => Boolean(game.combat.combatant?.isOwner)")
+        assert player.locator('#combat-panel [data-action="nextTurn"]').count() == int(mine)
         gm.evaluate("() => game.combat.nextTurn()")
         index = _state(gm)["index"]
         player.wait_for_function(
             "(i) => document.querySelector('#combat-panel .ff-activation.current')"
             "?.dataset.index === String(i)", arg=index, timeout=10000)
+        assert errors == []
+    finally:
+        player.close()
+
+
+# The next activation the drawn order gives, as things stand (a unit stunned, in shock, dead or
+# defeated cannot take it: js-shim/combat.mjs blockedByStatuses).
+NEXT_ACTIVATION_JS = """() => {
+    const s = game.modules.get('firefight').api.combat.activations();
+    for (let i = s.index + 1; i < s.list.length; i++) {
+        const c = game.combat.combatants.get(s.list[i].combatantId);
+        const st = c?.actor?.statuses ?? new Set();
+        if (c && !c.defeated && !['dead', 'unconscious', 'stun'].some(x => st.has(x))) return i;
+    }
+    return null;
+}"""
+
+
+def test_a_player_ends_their_own_turn_from_the_tracker(shock_table: Table) -> None:
+    """Foundry lets the owner of the current combatant change the combat's turn and round only:
+    the player's End Turn must not write the activation order (flags); the GM's client does."""
+    gm = shock_table.page
+    before = _state(gm)
+    expected = gm.evaluate(NEXT_ACTIVATION_JS)
+    assert expected is not None, "the round has activations left"
+    # The GM gives Player 1 the unit whose activation it is (what the ownership dialog does).
+    gm.evaluate("""() => game.combat.combatant.actor.update(
+        {'ownership.sandboxPlayer001': 3})""")
+    player = shock_table.context.new_page()
+    errors: list[str] = []
+    player.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        player.goto(shock_table.base + "?pack=shock-troops&user=Player%201")
+        player.wait_for_function("() => game.ready === true", timeout=30000)
+        end_turn = player.locator('#combat-panel [data-action="nextTurn"]')
+        assert end_turn.inner_text().startswith("End Turn")
+        end_turn.click()
+        # The turn goes to the next drawn activation, on both clients.
+        gm.wait_for_function(f"(i) => {API}.combat.activations().index === i", arg=expected,
+                             timeout=10000)
+        player.wait_for_function(f"(i) => {API}.combat.activations().index === i", arg=expected,
+                                 timeout=10000)
+        state = _state(gm)
+        assert state["round"] == before["round"]
+        assert _current(gm)["id"] == state["list"][expected]["combatantId"]
+        assert player.locator("#notifications .notification.error").count() == 0
+        assert gm.locator("#notifications .notification.error").count() == 0
         assert errors == []
     finally:
         player.close()

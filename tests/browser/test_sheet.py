@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
+from conftest import BOOT_TIMEOUT_MS
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
@@ -82,10 +84,9 @@ def test_dragging_armor_onto_an_actor_changes_the_next_to_damage_line(ready_tabl
     assert "Ned Kelly" not in before
     sheet = _open_sheet(ready_table, OFFICER)
     page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
-    page.locator('.compendium-pack[data-pack="soe-armor"] summary').click()
-    entry = page.locator(
-        '.compendium-pack[data-pack="soe-armor"] .compendium-entry', has_text="Ned Kelly"
-    )
+    pack = '.compendium-pack[data-pack="soe-armor-worldbuilding"]'  # the world's system's
+    page.locator(f"{pack} summary").click()
+    entry = page.locator(f"{pack} .compendium-entry", has_text="Ned Kelly")
     entry.wait_for()
     ready_table.shot("22-compendium")
     entry.drag_to(sheet.locator(".window-content"))
@@ -106,10 +107,9 @@ def test_a_creature_from_the_bestiary_becomes_an_actor_with_its_stats(ready_tabl
     page = ready_table.page
     ready_table.reset()
     page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
-    page.locator('.compendium-pack[data-pack="soe-bestiary"] summary').click()
-    entry = page.locator(
-        '.compendium-pack[data-pack="soe-bestiary"] .compendium-entry', has_text="Wolf"
-    )
+    pack = '.compendium-pack[data-pack="soe-bestiary-worldbuilding"]'  # the world's system's
+    page.locator(f"{pack} summary").click()
+    entry = page.locator(f"{pack} .compendium-entry", has_text="Wolf")
     entry.wait_for()
     box = page.locator("#scene").bounding_box()
     entry.drag_to(
@@ -172,3 +172,84 @@ def test_bad_actor_data_is_reported_with_the_actor_named(ready_table: Any) -> No
 
 
 SHOOT_ID_JS = "async () => (await game.modules.get('firefight').api.shoot({dialog: false}))?.id"
+
+
+# Every Firefight field on the sheet against the actor's data: the fields that differ.
+STALE_FIELDS_JS = """([name, rs]) => {
+    const stats = game.actors.getName(name).flags.firefight[rs];
+    const sheet = [...document.querySelectorAll('section.actor-sheet')]
+        .find(s => s.textContent.includes(name));
+    const stale = [];
+    for (const el of sheet.querySelectorAll('.firefight-sheet input[name^="opt."]')) {
+        const v = stats[el.name.slice(4)];
+        if (v === undefined || v === null) continue;
+        const shown = el.type === 'checkbox' ? el.checked : el.value;
+        const want = el.type === 'checkbox' ? Boolean(v) : String(v);
+        if (shown !== want) stale.push([el.name, shown, want]);
+    }
+    return stale;
+}"""
+
+
+def _tab_is_there_and_active(sheet: Any) -> None:
+    link = sheet.locator("nav .firefight-tab")
+    assert link.count() == 1
+    assert link.is_visible()
+    assert "active" in (link.get_attribute("class") or "")
+    assert sheet.locator(".firefight-sheet").count() == 1
+    assert sheet.locator(".firefight-sheet").is_visible()
+
+
+@pytest.mark.parametrize("system", ["worldbuilding", "dnd5e"])
+def test_the_firefight_tab_survives_re_renders_with_fresh_values(
+        server: str, browser: Any, system: str) -> None:
+    """Open the sheet as a person does, switch to the Firefight tab, save, be hit: each time the
+    sheet renders again (dnd5e: part by part), the tab is still there, active, and current."""
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server}?system={system}")
+        page.wait_for_function("() => game.ready === true", timeout=30000)
+        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+        # The actors directory: a click opens the actor's sheet.
+        page.click('#sidebar-tabs [data-sidebar-tab="actors"]')
+        page.locator("#actors-list .directory-item", has_text=OFFICER).click()
+        page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+        sheet = page.locator("section.actor-sheet", has_text=OFFICER).last
+        sheet.wait_for()
+        sheet.locator("nav .firefight-tab").click()
+        _tab_is_there_and_active(sheet)
+        renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
+        # Save: the actor is updated and its sheet renders again.
+        field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
+        field.fill("14")
+        sheet.locator('[data-firefight-action="sheet-save"]').click()
+        page.wait_for_function(
+            "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 14", arg=OFFICER)
+        if renders is not None:  # the parts sheet counts its renders
+            page.wait_for_function("([n, r]) => game.actors.getName(n).sheet.renders > r",
+                                   arg=[OFFICER, renders])
+        _tab_is_there_and_active(sheet)
+        assert sheet.locator('.firefight-sheet [name="opt.marksmanship"]').input_value() == "14"
+        # Hit by a shot whose damage is applied: the sheet shows the officer's new data.
+        before = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
+        mid = _shoot(page, RIFLEMAN, OFFICER)
+        page.locator(f'[data-message-id="{mid}"] [data-firefight-action="apply-effects"]').click()
+        page.wait_for_function("(id) => game.messages.get(id).flags.firefight.applied",
+                               arg=mid, timeout=30000)
+        after = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
+        assert after != before
+        _tab_is_there_and_active(sheet)
+        assert page.evaluate(STALE_FIELDS_JS, [OFFICER, "soe"]) == []
+        # The sheet's own tabs still work, and ours again after them.
+        sheet.locator('nav [data-tab="details"]').click()
+        assert not sheet.locator(".firefight-sheet").is_visible()
+        assert sheet.locator('.tab[data-tab="details"]').is_visible()
+        sheet.locator("nav .firefight-tab").click()
+        _tab_is_there_and_active(sheet)
+        assert not sheet.locator('.tab[data-tab="details"]').is_visible()
+        assert errors == []
+    finally:
+        context.close()

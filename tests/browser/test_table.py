@@ -16,8 +16,9 @@ SETTLED_JS = """() => {
         && o.querySelector('[data-odds-value]').textContent.includes('%');
 }"""
 CHANGED_JS = "(old) => document.querySelector('[data-odds-value]').textContent !== old"
+# A shot's range: the straight line between the tokens (GridMeasurePathResult#euclidean).
 RANGE_JS = """() => canvas.grid.measurePath(
-    [canvas.tokens.controlled[0].center, [...game.user.targets][0].center]).distance"""
+    [canvas.tokens.controlled[0].center, [...game.user.targets][0].center]).euclidean"""
 POSITION_JS = """(name) => {
     const d = canvas.tokens.placeables.find(t => t.name === name).document;
     return [d.x, d.y];
@@ -185,8 +186,8 @@ PACKS_THROUGH_ENGINE_JS = """async () => {
     for (const target of ['Officer Vera Lind', 'Lesser Venusian Rhino']) {
         const base = buildRequest({ ruleset: 'soe', attackerToken: shooter, targetToken: by(target),
             weaponItem: weaponsOf(shooter.actor, 'soe')[0], range: { value: 40, units: 'm' } });
-        for (const weapon of await pack('soe-weapons')) {
-            for (const armor of [null, ...await pack('soe-armor')]) {
+        for (const weapon of await pack('soe-weapons-worldbuilding')) {
+            for (const armor of [null, ...await pack('soe-armor-worldbuilding')]) {
                 const request = structuredClone(base);
                 request.weapon = entry(weapon);
                 if (armor) request.target.armor = [entry(armor)];

@@ -106,6 +106,7 @@ function fakeCombat({ round = 1, turn = 0, statuses = {}, state }) {
 }
 
 test("combatTurn: nextTurn follows the drawn order; the last activation moves to the next round", () => {
+  globalThis.game = { user: { id: "gm", isGM: true } };
   const chits = new ChitActivation(null, null);
   const list = activationsFromOrder(ORDER);
   const combat = fakeCombat({ statuses: { B: ["stun"] }, state: { round: 1, list, index: 0, skipped: [] } });
@@ -131,4 +132,66 @@ test("combatTurn: nextTurn follows the drawn order; the last activation moves to
   const d4 = { round: 2, turn: 0 };
   chits.onCombatRound(mid, d4, { direction: 1 });
   assert.deepEqual(d4, { round: 2, turn: 0 });
+});
+
+/** A player's client and the active GM's, sharing one module socket. */
+function fakeTable({ isGM, owner = "p1" }) {
+  const sent = [];
+  const warned = [];
+  const users = new Map([["gm", { id: "gm", name: "GM", isGM: true }], ["p1", { id: "p1", name: "Player 1" }], ["p2", { id: "p2", name: "Player 2" }]]);
+  globalThis.game = {
+    user: isGM ? users.get("gm") : users.get("p1"),
+    users: Object.assign(users, { activeGM: users.get("gm") }),
+    socket: { emit: (name, data) => sent.push([name, data]) },
+    combats: new Map(),
+    i18n: { localize: (k) => k, format: (k) => k, has: () => false },
+  };
+  globalThis.ui = { notifications: { warn: (m) => warned.push(m) } };
+  const combat = fakeCombat({ turn: 0, state: { round: 1, list: activationsFromOrder(ORDER), index: 0, skipped: [] } });
+  for (const c of combat.turns) c.testUserPermission = (user) => user.isGM || (c.id === "A" && user.id === owner);
+  Object.defineProperty(combat, "combatant", { get() { return this.turns[this.turn]; } });
+  const calls = [];
+  combat.update = async (changes) => calls.push(changes);
+  game.combats.set(combat.id, combat);
+  return { sent, warned, combat, calls };
+}
+
+test("a player's End Turn writes no flags: the turn/round update stays put and the GM is asked", () => {
+  const { sent, combat } = fakeTable({ isGM: false });
+  const chits = new ChitActivation(null, null);
+  const data = { round: 1, turn: 1 };
+  chits.onCombatTurn(combat, data, { direction: 1 });
+  // Only turn and round (Foundry allows the owner that), on Bob's activation: what the GM writes.
+  assert.deepEqual(data, { round: 1, turn: 1 });
+  assert.deepEqual(sent, [["module.firefight", { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1, userId: "p1" }]]);
+  // Past the last combatant Foundry calls nextRound: the same, never a flag.
+  const last = { round: 2, turn: 0 };
+  chits.onCombatRound(combat, last, { direction: 1 });
+  assert.deepEqual(last, { round: 1, turn: 1 });
+  assert.equal(sent.length, 2);
+});
+
+test("the active GM ends the turn for the current combatant's owner, once", async () => {
+  const { combat, calls } = fakeTable({ isGM: true });
+  const chits = new ChitActivation(null, null);
+  const ask = { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1, userId: "p1" };
+  await chits.onSocket(ask, "p1");
+  assert.equal(calls.length, 1);
+  assert.deepEqual([calls[0].round, calls[0].turn, calls[0]["flags.firefight.activations"].index], [1, 1, 1]);
+  // Another player's request, or one for an activation already passed, changes nothing.
+  await chits.onSocket(ask, "p2");
+  await chits.onSocket({ ...ask, index: 3 }, "p1");
+  await chits.onSocket({ ...ask, round: 0 }, "p1");
+  assert.equal(calls.length, 1);
+});
+
+test("without a GM a player's End Turn is refused with a message, and nothing is written", () => {
+  const { sent, warned, combat } = fakeTable({ isGM: false });
+  game.users.activeGM = null;
+  const chits = new ChitActivation(null, null);
+  const data = { round: 1, turn: 1 };
+  chits.onCombatTurn(combat, data, { direction: 1 });
+  assert.deepEqual(data, { round: 1, turn: 0 }); // nothing moves
+  assert.equal(sent.length, 0);
+  assert.equal(warned.length, 1);
 });

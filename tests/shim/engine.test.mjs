@@ -69,3 +69,29 @@ test("other errors are not retried", async () => {
   await assert.rejects(resolveWithEntropy(client, {}, () => 0.1), (err) => err.code === "invalid_request");
   assert.equal(calls, 1);
 });
+
+test("a boot that reports nothing fails after the time limit, rejecting pending calls clearly", async () => {
+  let terminated = false;
+  class SilentWorker { // e.g. Pyodide waiting for ever on a .wasm it could not compile
+    postMessage() {}
+    terminate() { terminated = true; }
+  }
+  const client = new EngineClient("w.mjs", { WorkerClass: SilentWorker, bootTimeLimitMs: 30 });
+  const pending = client.call("hello");
+  assert.equal(client.status, "booting");
+  await assert.rejects(pending, (err) => err instanceof EngineError && err.code === "boot_failed"
+    && /did not start within 0 s/.test(err.message) && /pyodide\.asm\.wasm/.test(err.message));
+  assert.equal(client.status, "failed");
+  assert.ok(terminated, "the stuck worker is stopped");
+  await assert.rejects(client.call("hello"), /did not start within/);
+  // A late "ready" does not revive it.
+  client._onMessage({ type: "ready" });
+  assert.equal(client.status, "failed");
+});
+
+test("a boot within the time limit is not failed by it", async () => {
+  const client = new EngineClient("w.mjs", { WorkerClass: fakeWorkerClass(() => ({ ok: true, value: 1 })), bootTimeLimitMs: 200 });
+  assert.equal(await client.call("hello"), 1);
+  await new Promise((r) => setTimeout(r, 250));
+  assert.equal(client.status, "ready");
+});

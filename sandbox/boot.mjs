@@ -162,6 +162,14 @@ function installGlobals() {
     name: "Roll mode", scope: "client", config: false, type: String, default: "publicroll",
     choices: { publicroll: "Public roll", gmroll: "Private GM roll", blindroll: "Blind GM roll", selfroll: "Self roll" },
   });
+  // Square Grid Diagonals: a world setting whose default the system's manifest gives
+  // (foundryvtt#9998, #9999); ?diagonals=<name> is the referee's choice in Configure Settings.
+  game.settings.register("core", "gridDiagonals", {
+    name: "Square Grid Diagonals", scope: "world", config: true, type: Number,
+    default: SYSTEM.gridDiagonals ?? GRID_DIAGONALS.EQUIDISTANT,
+    choices: Object.fromEntries(Object.entries(GRID_DIAGONALS).map(([k, v]) => [v, k])),
+  });
+  if (params.get("diagonals")) game.settings._values["core.gridDiagonals"] = diagonalRule(params.get("diagonals"));
   if (params.get("dsn")) installDiceSoNice({ ms: Number(params.get("dsn")) > 1 ? Number(params.get("dsn")) : 1500, skip: params.get("dsnSkip") ?? "" });
   // The sandbox world's percentile ground scale: the scene is in metres (5 m squares), and
   // one tabletop inch stands for 2 m (a 5 m square is 2.5"), unless the settings say otherwise.
@@ -202,7 +210,7 @@ async function buildWorld(manifest) {
     }
   }
   const scene = new Scene({ _id: "sandboxScene0001", name: "Proving ground", cols: 18, rows: 14, active: true,
-    grid: { type: 1, size: 100, distance: 5, units: "m", diagonals: diagonalRule(params.get("diagonals")) ?? GRID_DIAGONALS.EQUIDISTANT }, tokens });
+    grid: { type: 1, size: 100, distance: 5, units: "m" }, tokens });
   game.scenes.set(scene.id, scene);
   return scene;
 }
@@ -276,5 +284,6 @@ async function main() {
 main().catch((err) => {
   console.error(err);
   document.getElementById("engine-status").className = "pill failed";
+  document.getElementById("engine-status").dataset.status = "failed";
   document.querySelector("#engine-status .text").textContent = `Sandbox failed: ${err.message}`;
 });

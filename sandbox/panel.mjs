@@ -24,7 +24,7 @@ export function refreshPanel() {
   const b = [...game.user.targets].find((t) => t !== a);
   setStep("step-shooter", Boolean(a), a ? `<strong>${escapeHTML(a.name)}</strong><small>${weaponsLine(a.actor, ruleset)}</small>` : "");
   setStep("step-target", Boolean(b), b ? `<strong>${escapeHTML(b.name)}</strong><small>${weaponsLine(b.actor, ruleset)}</small>` : "");
-  const range = a && b ? canvas.grid.measurePath([a.center, b.center]).distance : null;
+  const range = a && b ? canvas.grid.measurePath([a.center, b.center]).euclidean : null; // as the shot measures it
   const rangeLi = document.getElementById("step-range");
   rangeLi.classList.toggle("done", range !== null);
   rangeLi.querySelector(".value").textContent = range !== null ? `${Math.round(range * 10) / 10} ${canvas.grid.units}` : "—";

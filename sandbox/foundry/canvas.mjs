@@ -399,7 +399,9 @@ export class Canvas {
   }
   draw(scene) {
     this.scene = scene;
-    this.grid = new SquareGrid(scene.grid);
+    // The world's Square Grid Diagonals setting decides the rule for every square-grid scene
+    // (foundryvtt#9998), not the scene.
+    this.grid = new SquareGrid({ ...scene.grid, diagonals: game.settings.get("core", "gridDiagonals") });
     this.tokens.objects.clear();
     for (const doc of scene.tokens) this.tokens.objects.set(doc.id, new Token(doc, this.tokens));
     this.view.attach(this);
@@ -435,7 +437,7 @@ export class Canvas {
       name: proto.name ?? actor.name, actorId: actor.id, actorLink: Boolean(proto.actorLink),
       x: Math.floor(data.x / size) * size, y: Math.floor(data.y / size) * size,
       width: proto.width ?? 1, height: proto.height ?? 1, disposition: proto.disposition ?? -1,
-      texture: { src: new URL(proto.texture?.src ?? actor.img ?? "", location.origin + "/").pathname },
+      texture: { src: new URL(proto.texture?.src ?? actor.img ?? "", location.href).pathname },
     }]);
   }
 }

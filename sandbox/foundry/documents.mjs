@@ -438,6 +438,12 @@ export class ChatMessage extends Document {
   get blind() {
     return Boolean(this._source.blind);
   }
+  /** ChatMessage#isContentVisible (v13): a visible message whose content this user may read; a
+   * blind message's content only GMs read (ChatMessageData.blind: "sent blindly where the creating
+   * User cannot see it"). */
+  get isContentVisible() {
+    return this.visible && (!this.blind || Boolean(game.user?.isGM));
+  }
 
   static getSpeaker({ scene, actor, token, alias } = {}) {
     const tokenDoc = token?.document ?? token ?? null;

@@ -19,6 +19,7 @@ export const SYSTEMS = {
     documentTypes: { Actor: ["character"], Item: ["item"] },
     statusEffects: statusList(CORE_STATUS_IDS),
     sheet: "whole",
+    gridDiagonals: 0, // EQUIDISTANT: core's default, worldbuilding's system.json sets none (foundryvtt#9999)
   },
   dnd5e: {
     id: "dnd5e", title: "D&D Fifth Edition", version: "5.3.3",
@@ -38,6 +39,7 @@ export const SYSTEMS = {
     // ApplicationV2 sheets rendered part by part (foundryvtt/dnd5e
     // module/applications/actor/character-sheet.mjs PARTS): sandbox/foundry/sheets.mjs.
     sheet: "parts",
+    gridDiagonals: 0, // EQUIDISTANT: dnd5e's system.json grid sets no diagonals (foundryvtt/dnd5e system.json)
   },
   pf2e: {
     id: "pf2e", title: "Pathfinder Second Edition", version: "7.0.0",
@@ -54,6 +56,7 @@ export const SYSTEMS = {
       "restrained", "sickened", "slowed", "stunned", "stupefied", "unconscious", "undetected", "wounded", "dead",
     ]),
     sheet: "whole",
+    gridDiagonals: 4, // ALTERNATING_1 (1/2/1): pf2e's system.json grid.diagonals (foundryvtt/pf2e PR #14472)
   },
 };
 

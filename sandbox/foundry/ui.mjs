@@ -55,9 +55,7 @@ function rollsHTML(message) {
  * foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html): only GMs read it.
  */
 export function contentVisible(message) {
-  if (typeof message.isContentVisible === "boolean") return message.isContentVisible;
-  if (message.visible === false) return false;
-  return !message.blind || Boolean(game.user?.isGM);
+  return Boolean(message.isContentVisible); // sandbox/foundry/documents.mjs ChatMessage
 }
 
 export class ChatLog {

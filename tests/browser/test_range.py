@@ -1,7 +1,8 @@
 """Range on scenes with each of Foundry's diagonal rules: the grid measures its own way
-(canvas.grid.measurePath().distance follows scene.grid.diagonals, v13's default counts a diagonal
-as one square), while a shot's range is the straight line between the tokens (`euclidean`):
-a 3x4-square offset at 5 m squares is 25 m on every scene."""
+(canvas.grid.measurePath().distance follows the world's Square Grid Diagonals setting, whose
+default the system gives: v13's core default counts a diagonal as one square, pf2e's is 1/2/1),
+while a shot's range is the straight line between the tokens (`euclidean`): a 3x4-square offset
+at 5 m squares is 25 m on every scene."""
 
 from __future__ import annotations
 
@@ -66,5 +67,25 @@ def test_range_is_the_straight_line_under_each_diagonal_rule(
         sent = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request.range")
         assert sent == {"value": 25, "units": "m"}
         assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("system", "grid"), [("worldbuilding", 20), ("dnd5e", 20), ("pf2e", 25)])
+def test_the_diagonal_rule_is_a_world_setting_with_the_systems_default(
+        server: str, browser: Any, system: str, grid: float) -> None:
+    # foundryvtt#9998: "All scenes with a square grid in the world use the diagonal rule defined
+    # by the Square Grid Diagonals (core.gridDiagonals) world setting"; #9999: the system's
+    # manifest gives its default (pf2e: ALTERNATING_1).
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(f"{server}?system={system}")
+        page.wait_for_function("() => game.ready === true", timeout=30000)
+        page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
+        measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
+        assert measured["distance"] == pytest.approx(grid)
+        assert measured["rule"] == page.evaluate('() => game.settings.get("core", "gridDiagonals")')
+        assert "diagonals" not in page.evaluate("() => canvas.scene.grid")
     finally:
         context.close()

@@ -33,7 +33,9 @@ STEPS = [
     Step("engine (Pyodide)", ["node", "tests/pyodide/run.mjs"], pytest_like=True),
     Step("worker (Chromium)", [str(BIN / "pytest"), "tests/pyodide"], pytest_like=True),
     Step("shim", ["node", "--test", "tests/shim/"]),
-    Step("browser", [str(BIN / "pytest"), "tests/browser"], pytest_like=True),
+    # Two workers, each module's tests on one (its table fixture boots the engine once).
+    Step("browser", [str(BIN / "pytest"), "tests/browser", "-n", "2", "--dist", "loadfile"],
+         pytest_like=True),
 ]
 
 

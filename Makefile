@@ -4,7 +4,7 @@
 #   make setup    .venv (dev tools + the engine, editable), node_modules, chromium
 #   make runtime  runtime/wheels/ + manifest.json, runtime/pyodide/ (what the browser loads)
 #   make packs    compendium packs: packs/_source/<pack>/ -> packs/<pack>-<system>/ (LevelDB)
-#   make table    everything, then serve the sandbox table on http://127.0.0.1:30000
+#   make table    everything, then serve the sandbox table on http://127.0.0.1:30000 (PORT=...)
 #   make test     everything, then ruff, mypy, engine tests on CPython and in Pyodide, shim, browser
 #   make test-foundry  opt-in: your Foundry v13 (FOUNDRY_ZIP=... FOUNDRY_LICENSE=... FOUNDRY_SYSTEMS=...)
 #   make bench    timings: Pyodide boot, first resolve, resolve on CPython, peak RSS
@@ -15,6 +15,8 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 PYTHON ?= python3
+# make table PORT=30001: the sandbox table's port (Foundry's own default is 30000).
+PORT ?= 30000
 VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -99,7 +101,7 @@ $(PACKS_STAMP): $(PACK_SOURCES) $(wildcard js-shim/systems/*.mjs) $(NPM_STAMP)
 
 table: setup runtime packs
 	@if [ -f tools/serve.py ]; then \
-		exec $(PY) tools/serve.py; \
+		exec $(PY) tools/serve.py --port $(PORT); \
 	else \
 		echo "table: tools/serve.py does not exist yet" >&2; exit 1; \
 	fi

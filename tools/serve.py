@@ -166,7 +166,8 @@ class Handler(SimpleHTTPRequestHandler):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=30000)
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 30000),
+                        help="the port on 127.0.0.1 (default $PORT or 30000); 0: any free one")
     parser.add_argument("--quiet", action="store_true", help="do not log each request")
     parser.add_argument(
         "--route-prefix", default="", metavar="PREFIX",
@@ -191,7 +192,12 @@ def main(argv: list[str] | None = None) -> None:
         "overrides": overrides, "quiet": args.quiet, "prefix": prefix,
         "extensions_map": {**Handler.extensions_map, ".wasm": args.wasm_mime},
     })
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), partial(handler, directory=str(REPO)))
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", args.port),
+                                     partial(handler, directory=str(REPO)))
+    except OSError as exc:  # the port is taken (Foundry itself defaults to 30000) or not allowed
+        sys.exit(f"serve.py: cannot listen on 127.0.0.1:{args.port} ({exc.strerror}). Is Foundry "
+                 "or another table running there? Choose another port: make table PORT=30001")
     url = f"http://127.0.0.1:{server.server_address[1]}{prefix}/"
     print(f"Firefight sandbox table: {url}", flush=True)
     try:

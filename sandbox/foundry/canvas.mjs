@@ -5,6 +5,8 @@ import { escapeHTML } from "./utils.mjs";
 import { fromUuid } from "./documents.mjs";
 import { SquareGrid } from "./grid.mjs";
 
+const DOUBLE_CLICK_MS = 500; // the browser default is about this
+
 const SVG = "http://www.w3.org/2000/svg";
 const svg = (tag, attrs = {}) => {
   const el = document.createElementNS(SVG, tag);
@@ -359,7 +361,14 @@ export class SceneView {
         window.removeEventListener("pointermove", move);
         window.removeEventListener("pointerup", up);
         if (!moved) {
+          // A second click on the same token soon after is a double-click: its sheet (Foundry's
+          // Token#_onClickLeft2). Counted here because a click redraws the tokens, so the
+          // browser's dblclick never sees two clicks on one element.
+          const now = performance.now();
+          const double = this._lastClick?.id === token.id && now - this._lastClick.at < DOUBLE_CLICK_MS;
+          this._lastClick = double ? null : { id: token.id, at: now };
           token.control({ releaseOthers: !ev.shiftKey });
+          if (double) token.actor?.sheet?.render({ force: true });
           return;
         }
         const size = this.canvas.grid.size;
@@ -378,7 +387,6 @@ export class SceneView {
       window.addEventListener("pointermove", move);
       window.addEventListener("pointerup", up);
     });
-    g.addEventListener("dblclick", () => token.actor?.sheet?.render({ force: true }));
     g.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") token.control();
     });

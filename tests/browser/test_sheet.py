@@ -36,8 +36,16 @@ def _to_damage_text(page: Any, mid: str) -> str:
     return str(step.inner_text())
 
 
+KEEP_SELECTION_JS = """(ids) => { for (const t of canvas.tokens.placeables) {
+    if (ids.includes(t.id)) t.control({releaseOthers: false}); else t.release(); } }"""
+
+
 def _open_sheet(table: Any, name: str) -> Any:
-    table.page.evaluate("(n) => game.actors.getName(n).sheet.render({force: true})", name)
+    """As a person does: double-click the actor's token (Foundry opens its sheet); the tokens
+    selected before stay selected, so the test's shots go on as they were aimed."""
+    selected = table.page.evaluate("() => canvas.tokens.controlled.map(t => t.id)")
+    table.token(name).dblclick()
+    table.page.evaluate(KEEP_SELECTION_JS, selected)
     sheet = table.page.locator("section.actor-sheet", has_text=name).last
     sheet.wait_for()
     return sheet

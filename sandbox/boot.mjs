@@ -187,6 +187,13 @@ async function fetchJSON(url) {
 // stay in the compendiums.
 const SCENE_PACK = params.get("pack") ?? "soe-actors";
 
+// Actors without a LAYOUT place: two staggered lines (rows 3 and 9) across the 18 x 14 scene, the
+// first two owned by the players; from the seventh on, a middle line (the scene has 18 columns).
+function defaultPlace(i, owners) {
+  const place = i < 6 ? { col: 2 + i * 3, row: 3 + (i % 2) * 6 } : { col: 3 + (i - 6) * 3, row: 6 };
+  return { ...place, owner: owners[i] ?? null };
+}
+
 async function buildWorld(manifest) {
   // ?pack= names a pack or the source it is built from (soe-actors: soe-actors-<world's system>).
   const chosen = packFromSource(manifest, SCENE_PACK, game.system.id);
@@ -196,7 +203,7 @@ async function buildWorld(manifest) {
   const owners = [PLAYER_1, PLAYER_2];
   for (const pack of actorPacks) {
     for (const data of await fetchJSON(PACK_API + pack.name)) {
-      const place = LAYOUT[data._id] ?? { col: 2 + tokens.length * 3, row: 3 + (tokens.length % 2) * 6, owner: owners[tokens.length] ?? null };
+      const place = LAYOUT[data._id] ?? defaultPlace(tokens.length, owners);
       if (place.owner) data.ownership = { ...data.ownership, [place.owner]: 3 };
       const actor = new Actor(data);
       game.actors.set(actor.id, actor);

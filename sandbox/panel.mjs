@@ -1,6 +1,7 @@
 // Sandbox side panel: shows shooter / target / range and the engine state,
 // and the Shoot button calls the module's API like a macro or HUD button would.
 import { escapeHTML } from "./foundry/utils.mjs";
+import { packDocuments } from "./foundry/documents.mjs";
 
 function weaponsLine(actor, ruleset) {
   const items = actor?.items?.contents ?? [];
@@ -67,11 +68,40 @@ export function startPanel() {
   document.getElementById("shoot-button").addEventListener("click", () => game.modules.get("firefight").api.shoot());
   addActionButtons();
   document.getElementById("reset-button").addEventListener("click", () => location.reload());
-  const label = document.getElementById("ruleset-label");
+  showRuleset();
+  Hooks.on("updateSetting", (setting) => {
+    if (setting?.key !== "firefight.ruleset") return;
+    showRuleset();
+    refreshPanel();
+    tableForRuleset(setting.value);
+  });
+  refreshPanel();
+}
+
+function showRuleset() {
   const setting = game.settings.settings.get("firefight.ruleset");
   const rid = game.settings.get("firefight", "ruleset");
-  label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
-  refreshPanel();
+  document.getElementById("ruleset-label").textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+}
+
+/**
+ * Choosing the world's ruleset gives a ready table for it: when no actor on the scene has data
+ * for it, the page reloads with the first of the world system's actor packs whose actors do
+ * (?pack=), as a referee would drag that pack's actors onto the scene.
+ */
+async function tableForRuleset(ruleset) {
+  if (!game.user.isGM || canvas.tokens.placeables.some((t) => t.actor?.flags?.firefight?.[ruleset])) return;
+  const manifest = game.modules.get("firefight");
+  for (const pack of manifest?.packs ?? []) {
+    if (pack.type !== "Actor" || (pack.system && pack.system !== game.system.id)) continue;
+    const docs = await packDocuments(pack.name);
+    if (!docs.some((d) => d.flags?.firefight?.[ruleset])) continue;
+    const url = new URL(location.href);
+    url.searchParams.set("pack", pack.flags?.firefight?.source ?? pack.name);
+    ui.notifications.info(`${pack.label}: a scene for this ruleset`);
+    location.assign(url.href);
+    return;
+  }
 }
 
 /** The scene-control tools Firefight adds (getSceneControlButtons), as buttons under Shoot. */

@@ -78,6 +78,10 @@ async function settingsDialog() {
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: "Configure Settings" }, classes: ["settings-config"], position: { width: 620 },
     content: `<div class="settings-list">${rows.map(field).join("")}</div>`,
+    // The default button's autofocus scrolls the long list to its end: show the first settings.
+    render: (event, dialog) => {
+      for (const el of dialog.element.querySelectorAll("form, .window-content")) el.scrollTop = 0;
+    },
     buttons: [{ action: "save", label: "Save Changes", default: true, callback: (ev, button) => {
       const out = {};
       for (const s of rows) {

@@ -555,3 +555,11 @@ def test_facing_can_be_ignored_by_the_world() -> None:
     request["settings"] = {**request.get("settings", {}), "facing": "ignore"}
     ignored = firefight.odds(request)
     assert behind["probability"] < ignored["probability"]
+
+
+def test_sighting_in_has_no_limit_in_the_text(rifle: dict[str, Any]) -> None:
+    # "+10 For each consecutive chance to fire ... used sighting-in": the 51st is no input error.
+    rifle["options"]["sighting_turns"] = 51
+    out = firefight.odds(rifle)
+    assert "error" not in out, out
+    assert {m["key"].removeprefix(M): m["value"] for m in out["modifiers"]}["sighting_in"] == 510

@@ -61,8 +61,10 @@ class PercentileOptions(Strict):
     )
     target_prone: bool = Field(default=False, json_schema_extra=label("target_prone"))
     cover: Cover = Field(default="none", json_schema_extra=choices("cover", COVERS))
+    # "+10 For each consecutive chance to fire ... used sighting-in": the text sets no limit, the
+    # bound only refuses absurd input (a table may sight in for as long as it likes).
     sighting_turns: int = Field(
-        default=0, ge=0, le=50, json_schema_extra=label("sighting_turns"),
+        default=0, ge=0, le=10_000, json_schema_extra=label("sighting_turns"),
         description="consecutive chances to fire spent sighting in on this target (the table "
                     "remembers them per shooter and target)",
     )

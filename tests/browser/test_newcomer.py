@@ -40,7 +40,8 @@ def test_choosing_a_ruleset_gives_a_ready_table_for_it(server: str, browser: Any
             t.document.x, t.document.y, Boolean(t.actor.flags.firefight.percentile)])""")
         assert len(places) >= 2
         for name, x, y, has_data in places:
-            assert 0 <= x < SCENE_COLS * GRID and 0 <= y < SCENE_ROWS * GRID, name
+            assert 0 <= x < SCENE_COLS * GRID, name
+            assert 0 <= y < SCENE_ROWS * GRID, name
             assert has_data, name
         # And a shot works, by clicks: select, target, Shoot, Fire.
         page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)

@@ -63,7 +63,8 @@ def test_example_1_rifleman_three_rounds(rifle: dict[str, Any]) -> None:
     assert outcomes(result) == ["wound", "miss", "wound"]
     first, _, third = rolls(result)
     # The text reads "7 percent" from row 15-21, column 1-5, whose printed value is 6: the
-    # table wins (docs/rules-notes-percentile.md). Row 65-71 gives 13, as the text says.
+    # table wins (docs/rules-notes.md, "Percentile small arms"). Row 65-71 gives 13, as the
+    # text says.
     assert first["numbers"]["table_percent"] == 6
     assert "D100 15-21, rounds 1-5" in first["params"]["source"]
     assert third["numbers"]["table_percent"] == 13

@@ -1,5 +1,5 @@
 """SHOCK golden tests: the text's worked example with its own dice, and every rule of the
-text (and every reading of it, docs/rules-notes-shock.md) pinned to a test."""
+text (and every reading of it, docs/rules-notes.md, "SHOCK skirmish") pinned to a test."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 severity (the sparse printed table read by filling down), effects, shock checks, the chit cup
 and the to-hit house rule.
 
-Each reading of the draft text is recorded in docs/rules-notes-shock.md with the line it comes
-from; the tables are data in ``tables/``.
+Each reading of the draft text is recorded in docs/rules-notes.md ("SHOCK skirmish") with the
+line it comes from; the tables are data in ``tables/``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@
 //   out: {id, reply}            reply: the JSON string handle() returned
 //        {type: "ready", version, pyodide, bootMs}    once, when Python is ready
 //        {type: "boot-error", message}                once, if booting failed
+//        {type: "fatal", id?, message}                Pyodide broke (while answering `id`): the
+//                                                     worker answers nothing more; replace it
+//   in:  {type: "watch", lock}  hold the Web Lock `lock` while this worker lives
+//   out: {type: "watching"}     it is held (the client waits for it: granted = this worker ended)
 // Messages that arrive while booting are queued and answered once boot ends. After a failed
 // boot every message is answered {"ok": false, "error": {"code": "boot_failed", ...}}.
 //
@@ -42,7 +46,7 @@ async function instantiateFromResponse(source, imports) {
       } catch (err) {
         console.warn(`[firefight worker] streaming compile of ${where} failed (${err?.message ?? err}); compiling its bytes`);
         response = await fetch(response.url);
-        if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`);
+        if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`, { cause: err });
       }
     } else {
       console.warn(`[firefight worker] ${where} is served as "${mime || "no type"}", not application/wasm: compiling its bytes`);
@@ -57,31 +61,82 @@ async function instantiateFromResponse(source, imports) {
 }
 WebAssembly.instantiateStreaming = instantiateFromResponse;
 
+/** The booted Pyodide (exported for tests/pyodide/engine-test-worker.mjs, which wraps this file). */
+export let pyodide = null;
 let handle = null; // firefight.bridge.handle, once booted
 let bootError = null; // the boot failure's message, if booting failed
+let broken = null; // why the interpreter can no longer be trusted (a Pyodide fatal error)
 const queue = []; // [{id, message}] received while booting
 
 function errorReply(code, message) {
   return JSON.stringify({ ok: false, error: { code, message, fields: [] } });
 }
 
+/**
+ * Why Pyodide can no longer be used, or null. A fatal error (a stack overflow in WebAssembly is a
+ * RangeError; Pyodide reports "Pyodide has suffered a fatal error") marks the error it throws
+ * `pyodide_fatal_error` and replaces every function of Pyodide's public API with a getter that
+ * throws "Pyodide already fatally failed and can no longer be used" (node_modules/pyodide,
+ * `API.fatal_error`). A PyProxy such as `handle` may still run afterwards, on broken state: a
+ * second fatal error only logs "Recursive call to fatal_error" and `handle` returns undefined
+ * (reliability audit D7). So every call checks the API before and after, and checks its reply.
+ */
+function fatalReason(err = null, reply = "") {
+  if (err?.pyodide_fatal_error || err instanceof RangeError) return String(err?.message ?? err);
+  try {
+    void pyodide.runPython; // a throwing getter once Pyodide fatally failed
+  } catch (e) {
+    return String(e?.message ?? e);
+  }
+  if (typeof reply !== "string") return `firefight.bridge.handle returned ${typeof reply}, not a string (Pyodide is broken)`;
+  return null;
+}
+
+/** Report the interpreter broken (while answering `id`, if known) and answer nothing more. */
+function fatal(id, reason) {
+  broken = reason;
+  console.error("[firefight worker] Pyodide can no longer be used:", reason);
+  self.postMessage({ type: "fatal", ...(id === undefined ? {} : { id }), message: `Pyodide fatal error: ${reason}` });
+}
+
 function answer({ id, message }) {
+  if (broken !== null) return; // the client replaces this worker
   let reply;
   if (bootError !== null) {
     reply = errorReply("boot_failed", `The Firefight engine failed to start: ${bootError}`);
   } else {
+    const before = fatalReason();
+    if (before) return fatal(undefined, before); // broken before this call: not its fault
     try {
       reply = handle(String(message)); // never raises by contract; guard anyway
     } catch (err) {
+      const why = fatalReason(err);
+      if (why) return fatal(id, why);
       reply = errorReply("internal_error", String(err?.message ?? err));
     }
+    const why = fatalReason(null, reply);
+    if (why) return fatal(id, why);
   }
   self.postMessage({ id, reply });
 }
 
+/**
+ * Hold the Web Lock `lock` for as long as this worker lives. The browser releases a worker's locks
+ * when it ends for any reason (terminate(), close(), a crash), which is how the client learns of
+ * an end that fires no event (W3C Web Locks API; navigator.locks needs a secure context).
+ */
+function watch(lock) {
+  const held = () => {
+    self.postMessage({ type: "watching" });
+    return new Promise(() => {}); // never released by us
+  };
+  self.navigator?.locks?.request(String(lock), held).catch(() => {});
+}
+
 self.onmessage = (event) => {
   const data = event.data ?? {};
-  if (handle === null && bootError === null) queue.push(data);
+  if (data.type === "watch") watch(data.lock);
+  else if (handle === null && bootError === null) queue.push(data);
   else answer(data);
 };
 
@@ -96,7 +151,7 @@ async function boot() {
   const manifest = fetchManifest(); // in parallel with Pyodide's own boot
   manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const pyodide = await Promise.race([wasmFailure, loadPyodide({
+  pyodide = await Promise.race([wasmFailure, loadPyodide({
     indexURL, // pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip
     lockFileURL: new URL("pyodide-lock.json", indexURL).href,
     packageBaseUrl: indexURL,

@@ -41,6 +41,17 @@ worker.postMessage({id: 3, message: "{not json"});
 </script>"""
 
 
+# The worker with test controls (engine-test-worker.mjs wraps engine-worker.mjs).
+RECOVERY_PAGE = """<!doctype html><meta charset="utf-8"><title>worker recovery</title><script>
+window.events = [];
+window.worker = new Worker("/modules/firefight/tests/pyodide/engine-test-worker.mjs",
+                           {type: "module"});
+worker.onmessage = (e) => events.push(e.data);
+worker.onerror = (e) => events.push({type: "onerror", message: e.message});
+</script>"""
+PAGES = {"/": PAGE, "/recovery": RECOVERY_PAGE}
+
+
 class Handler(SimpleHTTPRequestHandler):
     extensions_map = {  # noqa: RUF012 (the stdlib declares it a plain class attribute)
         **SimpleHTTPRequestHandler.extensions_map,
@@ -55,8 +66,8 @@ class Handler(SimpleHTTPRequestHandler):
         super().__init__(*args, directory=str(ROOT), **kwargs)
 
     def do_GET(self) -> None:
-        if self.path == "/":
-            body = PAGE.encode()
+        if self.path in PAGES:
+            body = PAGES[self.path].encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
             self.send_header("Content-Length", str(len(body)))
@@ -170,3 +181,51 @@ def test_boot_failure_answers_every_message_with_boot_failed(
         assert reply["ok"] is False
         assert reply["error"]["code"] == "boot_failed"
         assert reported in reply["error"]["message"]
+
+
+def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
+    server: tuple[str, list[str]],
+) -> None:
+    """After a Pyodide fatal error (a stack overflow in json.loads of JSON nested 100 000 deep,
+    reliability audit D7) the worker says so ({type: "fatal"}) and answers no later call from
+    the broken interpreter; its Web Lock tells its end to whoever waits for it."""
+    from playwright.sync_api import sync_playwright
+
+    base, _ = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"),
+            args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+        )
+        try:
+            page = browser.new_page()
+            page.goto(base + "/recovery")
+            page.evaluate("worker.postMessage({type: 'watch', lock: 'firefight-test-lock'})")
+            page.wait_for_function("events.some((e) => e.type === 'watching')")
+            # Held by the worker: not available to the page.
+            held = ("navigator.locks.request('firefight-test-lock', {ifAvailable: true},"
+                    " (l) => l === null)")
+            assert page.evaluate(held) is True
+            page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
+            hello = "(id) => worker.postMessage({id, message: JSON.stringify({op: 'hello'})})"
+            page.evaluate(hello, 1)
+            page.wait_for_function("events.some((e) => e.id === 1)")
+
+            page.evaluate("worker.postMessage({test: 'fatal'})")
+            page.evaluate(hello, 2)
+            page.evaluate(hello, 3)
+            page.wait_for_function("events.some((e) => e.type === 'fatal')", timeout=60000)
+            page.wait_for_timeout(500)
+            events = page.evaluate("events")
+            fatal = next(e for e in events if e.get("type") == "fatal")
+            assert "id" not in fatal  # broken before call 2: not call 2's fault
+            assert "fatal" in fatal["message"].lower(), fatal
+            assert [e for e in events if e.get("id") in (2, 3)] == []
+            assert sum(1 for e in events if e.get("type") == "fatal") == 1
+
+            # terminate() ends the worker without an event; its lock is released.
+            page.evaluate("worker.terminate()")
+            granted = "navigator.locks.request('firefight-test-lock', () => 'granted')"
+            assert page.evaluate(granted) == "granted"
+        finally:
+            browser.close()

@@ -141,7 +141,12 @@ self.onmessage = (event) => {
 };
 
 async function fetchManifest() {
-  const response = await fetch(new URL("manifest.json", wheelsURL), { cache: "no-cache" });
+  let response;
+  try {
+    response = await fetch(new URL("manifest.json", wheelsURL), { cache: "no-cache" });
+  } catch (err) { // a network error names no URL ("Failed to fetch"): say which file
+    throw new Error(`runtime/wheels/manifest.json: ${err?.message ?? err}`, { cause: err });
+  }
   if (!response.ok) throw new Error(`runtime/wheels/manifest.json: HTTP ${response.status}`);
   return (await response.json()).wheels;
 }

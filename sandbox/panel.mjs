@@ -48,12 +48,24 @@ function watchEngine() {
     refreshPanel();
   };
   if (!api?.engine) return set("failed", "Module API missing");
-  const t0 = performance.now();
+  const engine = api.engine;
+  let t0 = performance.now();
+  // The client's status, kept up through restarts (EngineClient dispatches "status").
+  const show = () => {
+    if (engine.status === "booting") {
+      t0 = performance.now();
+      set("booting", engine.restarts ? "Engine restarting…" : "Engine starting…");
+    } else if (engine.status === "ready") {
+      set("ready", `Engine ready (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    } else if (engine.status === "failed") {
+      // bootError is the reason alone (no doubled prefix); a long one is cut, whole in the title.
+      set("failed", `Engine failed: ${engine.bootError ?? "unknown reason"}`);
+      pill.title = text.textContent;
+    }
+  };
+  engine.addEventListener?.("status", show);
   set("booting", "Engine starting…");
-  api.engine.start().then(
-    () => set("ready", `Engine ready (${((performance.now() - t0) / 1000).toFixed(1)} s)`),
-    (err) => set("failed", `Engine failed: ${err.message}`),
-  );
+  engine.start().then(show, show);
 }
 
 export function startPanel() {

@@ -45,6 +45,11 @@ def test_boot_failure_is_reported_not_thrown(server: str, fresh_page: Any) -> No
     context.route("**/runtime/wheels/manifest.json", lambda route: route.abort())
     page.goto(server)
     page.wait_for_selector('#engine-status[data-status="failed"]', timeout=180000)
+    # The top bar says so once, with the reason (no "Engine failed: Engine failed to start: …").
+    pill = page.locator("#engine-status .text").inner_text()
+    assert pill.startswith("Engine failed: "), pill
+    assert "Engine failed" not in pill.removeprefix("Engine failed: "), pill
+    assert "manifest.json" in pill, pill
     page.evaluate(PREPARE_JS)
     assert page.evaluate("async () => await globalThis.__shot") is None
     page.wait_for_selector(".notification.error")

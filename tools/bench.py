@@ -1,7 +1,13 @@
 """Print how fast the engine is, on CPython and in Pyodide under Node. Figures only, no limits.
 
-    .venv/bin/python tools/bench.py [-n 2000] [--request FILE.json]
+    .venv/bin/python tools/bench.py [-n 2000] [--request FILE.json] [--quick]
     (make bench; needs make runtime)
+
+The figures of issue 17's table that need no browser: CPython resolves a second on each
+ruleset's example request (tests/engine/examples), exact odds computed afresh (cache cleared) and
+from the cache, percentile semi-automatic 60 rounds, the module zip's size, Pyodide's
+`import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
+engagements a second. Then, as before:
 
 Pyodide: cold boot (loadPyodide, then the runtime's wheels, then `import firefight.bridge`),
 the first `resolve` through the bridge (as the browser's first click pays it), the mean of
@@ -13,10 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,12 +44,15 @@ DEFAULT_REQUEST: dict[str, Any] = {
 # Runs under Node from the repo root; prints one JSON line of figures (milliseconds, KiB).
 NODE_SCRIPT = r"""
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { loadPyodide } from "pyodide";
 const [request, n] = [process.argv[1], Number(process.argv[2])];
 const ms = (t0) => performance.now() - t0;
 const out = {};
 let t0 = performance.now();
-const py = await loadPyodide({ stdout: () => {}, stderr: () => {} });
+// The runtime the worker loads (runtime/pyodide: the stdlib zip with the engine's bytecode).
+const py = await loadPyodide({ indexURL: path.resolve("runtime/pyodide") + "/",
+                               stdout: () => {}, stderr: () => {} });
 out.load_pyodide = ms(t0);
 const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
 let t1 = performance.now();
@@ -83,10 +94,13 @@ def bench_pyodide(request: dict[str, Any], n: int) -> dict[str, Any]:
 
 
 def bench_cpython(request: dict[str, Any], n: int) -> dict[str, Any]:
-    t0 = time.perf_counter()
+    # In a fresh interpreter: this one has imported the engine already.
+    fresh = subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); "
+                            "import firefight; print((time.perf_counter() - t) * 1000)"],
+                           capture_output=True, text=True, check=True)
     import firefight
 
-    figures: dict[str, Any] = {"import": (time.perf_counter() - t0) * 1000}
+    figures: dict[str, Any] = {"import": float(fresh.stdout.strip())}
     t0 = time.perf_counter()
     first = firefight.resolve(request, seed=0)
     figures["first_resolve"] = (time.perf_counter() - t0) * 1000
@@ -109,15 +123,203 @@ def bench_cpython(request: dict[str, Any], n: int) -> dict[str, Any]:
     return figures
 
 
+EXAMPLES = ROOT / "tests" / "engine" / "examples"
+# Percentile semi-automatic fire, 60 rounds: one D100 a round (issue 17's table).
+PERCENTILE_60: dict[str, Any] = {
+    "ruleset": "percentile", "action": "attack",
+    "attacker": {"name": "Rifleman", "stats": {"life_force": 100}},
+    "target": {"name": "Upright man", "stats": {"life_force": 100}},
+    "weapon": {"name": "Semi-automatic rifle", "weapon_class": "rifle", "action": "semi",
+               "magazine": 60},
+    "range": {"value": 30, "units": "in"},
+    "options": {"rounds": 60},
+}
+
+
+def examples() -> dict[str, dict[str, Any]]:
+    """Each example request a ruleset resolves (files that are not requests are skipped)."""
+    out = {}
+    for path in sorted(EXAMPLES.glob("*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        if isinstance(data, dict) and "ruleset" in data:
+            out[path.stem] = data
+    return out
+
+
+def _per_call(fn: Any, seconds: float) -> float:
+    """Mean CPU seconds per call of ``fn(i)``, called for about ``seconds`` of CPU (CPU time:
+    the machine may be shared, and waiting for a core is not the engine's time)."""
+    fn(0)
+    calls, t0 = 0, time.process_time()
+    while True:
+        for i in range(calls, calls + 50):
+            fn(i)
+        calls += 50
+        elapsed = time.process_time() - t0
+        if elapsed >= seconds:
+            return elapsed / calls
+
+
+def bench_engine(seconds: float) -> list[tuple[str, float, float, float]]:
+    """(example, resolves/s, odds afresh ms, odds cached ms) per example request."""
+    import firefight
+    from firefight import registry
+
+    def fresh_odds(request: dict[str, Any]) -> Any:
+        def call(_: int) -> None:
+            registry.clear_odds_cache()
+            firefight.odds(request)
+        return call
+
+    rows = []
+    for name, request in {**examples(), "percentile_semi_60_rounds": PERCENTILE_60}.items():
+        resolve = _per_call(lambda i, r=request: firefight.resolve(r, seed=i), seconds)
+        fresh = _per_call(fresh_odds(request), seconds / 2)
+        cached = _per_call(lambda _, r=request: firefight.odds(r), seconds / 4)
+        rows.append((name, 1 / resolve, fresh * 1000, cached * 1000))
+    return rows
+
+
+def bench_zip() -> float:
+    """MB of the module zip as `make module` builds it (needs make runtime packs)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_module
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            out = build_module.build(Path(tmp) / "firefight.zip")
+        except build_module.BuildError as exc:
+            print(f"  (zip not built: {exc})")
+            return float("nan")
+        return out.stat().st_size / 1e6
+
+
+# Pyodide under Node, booted as the worker boots it: loadPyodide from argv[1] (runtime/pyodide,
+# or a copy whose stdlib zip has no bytecode), the runtime's wheels, `import firefight.bridge`;
+# with argv[2] == "source" the wheels' bytecode is deleted before the import. Wall and CPU ms.
+IMPORT_NODE = r"""
+import { readFileSync } from "node:fs";
+import { loadPyodide } from "pyodide";
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const [t0, c0] = [performance.now(), cpu()];
+const py = await loadPyodide({ indexURL: process.argv[1], stdout: () => {}, stderr: () => {} });
+const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
+await py.loadPackage(wheels.map((w) => "runtime/wheels/" + w), { messageCallback: () => {} });
+const [t1, c1] = [performance.now(), cpu()];
+if (process.argv[2] === "source") py.runPython(`
+import pathlib, shutil, site
+for d in pathlib.Path(site.getsitepackages()[0]).rglob("__pycache__"):
+    shutil.rmtree(d, ignore_errors=True)
+`);
+const [t2, c2] = [performance.now(), cpu()];
+py.pyimport("firefight.bridge");
+const [t3, c3] = [performance.now(), cpu()];
+console.log(JSON.stringify({ boot: t1 - t0 + t3 - t2, boot_cpu: c1 - c0 + c3 - c2,
+                             imp: t3 - t2, imp_cpu: c3 - c2 }));
+"""
+
+
+def _source_only_pyodide(tmp: Path) -> Path:
+    """A copy of runtime/pyodide whose stdlib zip has no .pyc (Pyodide as npm ships it)."""
+    import shutil
+    import zipfile
+
+    source = ROOT / "runtime" / "pyodide"
+    for path in source.iterdir():
+        if path.is_file() and path.name != "python_stdlib.zip":
+            shutil.copy2(path, tmp / path.name)
+    with zipfile.ZipFile(source / "python_stdlib.zip") as zin, zipfile.ZipFile(
+            tmp / "python_stdlib.zip", "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if not info.filename.endswith(".pyc"):
+                zout.writestr(info, zin.read(info))
+    return tmp
+
+
+def bench_import(runs: int) -> dict[str, dict[str, float]]:
+    """Medians (ms) of a fresh Pyodide's boot to `import firefight.bridge`, and of the import
+    alone, with the runtime's bytecode (stdlib zip and wheels) and without it."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        bare = _source_only_pyodide(Path(tmp))
+        variants = {"bytecode": (ROOT / "runtime" / "pyodide", "bytecode"),
+                    "source": (bare, "source")}
+        samples: dict[str, list[dict[str, float]]] = {k: [] for k in variants}
+        for _ in range(runs):  # interleaved, so a burst of load hits both alike
+            for name, (index, mode) in variants.items():
+                proc = subprocess.run(
+                    ["node", "--input-type=module", "-e", IMPORT_NODE, f"{index}/", mode],
+                    cwd=ROOT, capture_output=True, text=True, check=False)
+                if proc.returncode != 0:
+                    raise SystemExit(f"pyodide import bench failed:\n{proc.stderr}")
+                samples[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        for name, rows in samples.items():
+            out[name] = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+    return out
+
+
+def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
+    """(example, engagements/s on one core, engagements/s with ``workers`` processes)."""
+    import firefight
+
+    rows = []
+    for name, request in examples().items():
+        t0 = time.perf_counter()
+        firefight.simulate(request, n, seed=1)
+        one = n / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        firefight.simulate(request, n * workers, seed=1, workers=workers)
+        many = n * workers / (time.perf_counter() - t0)
+        rows.append((name, one, many))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=2000, help="resolves on CPython (default 2000)")
     parser.add_argument("--pyodide-n", type=int, default=200, help="later resolves in Pyodide")
     parser.add_argument("--request", type=Path, help="a request JSON file (default: a rifle shot)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="per engine figure")
+    parser.add_argument("--lab-n", type=int, default=200_000, help="engagements per lab run")
+    parser.add_argument("--import-runs", type=int, default=3, help="fresh Pyodides per variant")
+    parser.add_argument("--quick", action="store_true", help="shorter runs, noisier figures")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.lab_n, args.import_runs, args.pyodide_n = 0.3, 50_000, 1, 50
     request = json.loads(args.request.read_text()) if args.request else DEFAULT_REQUEST
+    cores = os.cpu_count() or 1
+    load = os.getloadavg()
+    print(f"firefight bench: {cores} cores, load average {load[0]:.1f} {load[1]:.1f}"
+          f" {load[2]:.1f} (a busy machine gives slower figures)", flush=True)
 
-    print(f"firefight bench: request {args.request or 'built-in soe rifle shot'}", flush=True)
+    print(f"Engine, CPython {sys.version.split()[0]} (issue 17 targets: >= 10 000 resolves/s"
+          " each, odds <= 0.3 ms):")
+    print(f"  {'example':34} {'resolves/s':>11} {'odds afresh':>12} {'odds cached':>12}"
+          "  (per CPU second)")
+    for name, per_s, fresh, cached in bench_engine(args.seconds):
+        print(f"  {name:34} {per_s:11,.0f} {fresh:9.3f} ms {cached:9.3f} ms", flush=True)
+
+    print(f"Module zip: {bench_zip():.1f} MB (target <= 12)", flush=True)
+
+    imports = bench_import(args.import_runs)
+    with_bc, without = imports["bytecode"], imports["source"]
+    print("Pyodide (Node) boot as the worker boots: loadPyodide + wheels + import firefight.bridge"
+          f" (median of {args.import_runs}; CPU ms steadier on a busy machine):")
+    print(f"  {'':28} {'boot':>8} {'boot CPU':>9} {'import':>8} {'import CPU':>11}")
+    for label, row in (("with bytecode", with_bc), ("compiled from source", without)):
+        print(f"  {label:28} {row['boot']:6.0f} ms {row['boot_cpu']:6.0f} ms"
+              f" {row['imp']:5.0f} ms {row['imp_cpu']:8.0f} ms")
+    print(f"  saved by the bytecode        {1 - with_bc['boot_cpu'] / without['boot_cpu']:8.0%}"
+          f" of the boot's CPU, {1 - with_bc['imp_cpu'] / without['imp_cpu']:.0%} of the"
+          " import's", flush=True)
+
+    print(f"Balance lab (firefight.simulate, {args.lab_n:,} engagements; target >= 50 000/s"
+          " a core):")
+    print(f"  {'example':34} {'1 core /s':>11} {f'{cores} workers /s':>14}")
+    for name, one, many in bench_lab(args.lab_n, cores):
+        print(f"  {name:34} {one:11,.0f} {many:14,.0f}", flush=True)
+
+    print(f"Request for the figures below: {args.request or 'built-in soe rifle shot'}")
     pyo = bench_pyodide(request, args.pyodide_n)
     print("Pyodide (Node, wasm):")
     print(f"  cold boot                    {pyo['cold_boot']:8.0f} ms"
@@ -137,6 +339,8 @@ def main() -> None:
           f"  (median {cpy['median_resolve']:.3f})")
     print(f"  resolve + html card          {cpy['resolve_and_card']:8.2f} ms")
     print(f"  peak RSS (python)            {cpy['peak_rss_kib'] / 1024:8.0f} MiB")
+    print("Not measured here (the worker's boot, the memory snapshot, click -> card p95 and the"
+          " tab's memory need the browser: see docs/building.md).")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,6 +99,13 @@ def check(names: set[str], manifest: dict[str, object]) -> list[str]:
     return missing
 
 
+def compresses(path: Path) -> bool:
+    """Deflate what it shrinks (the wasm by about two thirds, issue 17); store what is compressed
+    already (wheels and most of what is zipped), where deflate only costs unpacking time."""
+    data = path.read_bytes()
+    return len(zlib.compress(data, 6)) < 0.9 * len(data)
+
+
 def build(out: Path) -> Path:
     manifest = json.loads((REPO / "module.json").read_text("utf-8"))
     files = collect(manifest)
@@ -110,12 +118,7 @@ def build(out: Path) -> Path:
     tmp = out.with_suffix(".zip.tmp")
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for name in sorted(files):
-            # Already-compressed files are stored as they are.
-            kind = (
-                zipfile.ZIP_STORED
-                if name.endswith((".whl", ".zip", ".wasm"))
-                else zipfile.ZIP_DEFLATED
-            )
+            kind = zipfile.ZIP_DEFLATED if compresses(files[name]) else zipfile.ZIP_STORED
             zf.write(files[name], name, compress_type=kind)
     tmp.replace(out)
     return out

@@ -164,10 +164,131 @@ def copy_into(directory: Path, wheels: list[Path]) -> list[Path]:
     copies = []
     for wheel in wheels:
         target = directory / wheel.name
-        if not target.exists() or target.stat().st_size != wheel.stat().st_size:
+        # A runtime wheel with bytecode added (newer than its cached original) is kept.
+        if not target.exists() or target.stat().st_mtime < wheel.stat().st_mtime:
             shutil.copy2(wheel, target)
         copies.append(target)
     return copies
+
+
+# Bytecode (issue 17: every boot compiled every module from source). Pyodide's own CPython
+# compiles, under Node, the modules the engine imports to boot and to resolve each example
+# request (tests/engine/examples) with its card: those of the runtime's wheels and those of
+# Pyodide's stdlib zip (shipped as source only). Modules the engine never imports stay source,
+# so the zip stays small. Python code run inside Pyodide:
+COMPILE_PY = r"""
+import base64, hashlib, importlib.util, json, site, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+def _pyc(data, filename):
+    # Unchecked hash-based .pyc (PEP 552): used without the source's mtime, which unpacking a
+    # wheel or a zip does not keep.
+    code = compile(data, filename, "exec", dont_inherit=True)
+    return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+
+def engine_modules(requests):
+    # (paths under site-packages, paths inside the stdlib zip) of the modules the engine imports.
+    from firefight.bridge import handle
+    for request in requests:
+        handle(json.dumps({"op": "resolve", "request": request, "entropy": [0.5] * 512}))
+    zipped = next(p for p in sys.path if p.endswith(".zip")) + "/"
+    packages = site.getsitepackages()[0] + "/"
+    files = [getattr(m, "__file__", None) or "" for m in list(sys.modules.values())]
+    files = [f for f in files if f.endswith(".py")]
+    return (sorted(f[len(packages):] for f in files if f.startswith(packages)),
+            sorted(f[len(zipped):] for f in files if f.startswith(zipped)))
+
+def _record_line(name, data):
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+def add_wheel_bytecode(src, dst, only):
+    # __pycache__/<name>.cpython-314.pyc beside each module; RECORD gains each file's hash and
+    # size, so the wheel stays a valid wheel (PEP 376/427).
+    with zipfile.ZipFile(src) as zin:
+        entries = [(info, zin.read(info)) for info in zin.infolist()]
+    names = {info.filename for info, _ in entries}
+    added = []
+    for info, data in entries:
+        target = importlib.util.cache_from_source(info.filename)
+        if info.filename in only and target not in names:
+            added.append((target, _pyc(data, info.filename)))
+    lines = "\n".join(_record_line(t, pyc) for t, pyc in added)
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+        for info, data in entries:
+            if info.filename.endswith(".dist-info/RECORD") and added:
+                data = data.rstrip(b"\n") + b"\n" + lines.encode() + b"\n"
+            zout.writestr(info, data, zipfile.ZIP_DEFLATED, 9)
+        for target, pyc in added:
+            zout.writestr(target, pyc)
+    return len(added)
+
+def add_stdlib_bytecode(src, dst, only):
+    # zipimport looks for <name>.pyc beside <name>.py in the zip and takes it first.
+    with zipfile.ZipFile(src) as zin:
+        entries = [(info, zin.read(info)) for info in zin.infolist()]
+    zipped = next(p for p in sys.path if p.endswith(".zip")) + "/"
+    names = {info.filename for info, _ in entries}
+    added = [(info.filename + "c", _pyc(data, zipped + info.filename)) for info, data in entries
+             if info.filename in only and info.filename + "c" not in names]
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+        for info, data in entries:
+            zout.writestr(info, data, zipfile.ZIP_DEFLATED, 9)
+        for name, pyc in added:
+            zout.writestr(name, pyc)
+    return len(added)
+"""
+
+# Runs under Node from the repo root. argv: the example requests (a JSON file), COMPILE_PY's
+# file, what to compile ("wheels" or "stdlib"). Loads the runtime as the worker does (Pyodide
+# from runtime/pyodide, the runtime's wheels), then writes the wheels or the stdlib zip back.
+COMPILE_NODE = r"""
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadPyodide } from "pyodide";
+const [requests, script, what] = process.argv.slice(1);
+const py = await loadPyodide({ indexURL: path.resolve("runtime/pyodide") + "/",
+                               stdout: () => {}, stderr: (m) => console.error(m) });
+const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels
+  .map((w) => "runtime/wheels/" + w);
+await py.loadPackage(wheels, { messageCallback: () => {} });
+py.runPython(readFileSync(script, "utf8"));
+py.globals.set("requests_json", readFileSync(requests, "utf8"));
+const [inSite, inZip] = py.runPython("engine_modules(json.loads(requests_json))").toJs();
+const compile = (fn, file, only) => {
+  py.FS.writeFile("/tmp/in.zip", readFileSync(file));
+  py.globals.set("only", py.toPy(only));
+  const added = py.runPython(`${fn}("/tmp/in.zip", "/tmp/out.zip", set(only))`);
+  writeFileSync(file, py.FS.readFile("/tmp/out.zip"));
+  console.log(`[build_runtime] ${path.basename(file)}: ${added} modules compiled`);
+};
+if (what === "stdlib") compile("add_stdlib_bytecode", "runtime/pyodide/python_stdlib.zip", inZip);
+else for (const wheel of wheels) compile("add_wheel_bytecode", wheel, inSite);
+"""
+
+
+def add_bytecode(what: str) -> None:
+    """Compile what the engine imports into the runtime's ``wheels`` or ``stdlib`` zip, in
+    place, with Pyodide's own Python (see COMPILE_NODE). Needs both parts of the runtime."""
+    if not (RUNTIME / "wheels" / "manifest.json").is_file() or not (
+            RUNTIME / "pyodide" / "python_stdlib.zip").is_file():
+        log(f"{what}: left as source (build the wheels and copy pyodide first)")
+        return
+    requests = []
+    for path in sorted((ROOT / "tests" / "engine" / "examples").glob("*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        if isinstance(data, dict) and "ruleset" in data:
+            requests.append(data)
+    with tempfile.TemporaryDirectory() as tmp:
+        script, examples = Path(tmp) / "compile.py", Path(tmp) / "requests.json"
+        script.write_text(COMPILE_PY)
+        examples.write_text(json.dumps(requests))
+        run("node", "--input-type=module", "-e", COMPILE_NODE, examples, script, what, cwd=ROOT)
+
+
+def has_bytecode(wheel: Path) -> bool:
+    with zipfile.ZipFile(wheel) as zipped:
+        return any(n.endswith(".pyc") for n in zipped.namelist())
 
 
 def build_wheels() -> None:
@@ -176,7 +297,9 @@ def build_wheels() -> None:
     for old in wheels_dir.glob("firefight-*.whl"):
         old.unlink()
     project = build_project_wheel(wheels_dir)
-    write_manifest(wheels_dir, [*deps, project])
+    wheels = [*deps, project]
+    write_manifest(wheels_dir, wheels)
+    add_bytecode("wheels")  # adds only what a wheel lacks: a kept wheel's bytecode stays
 
 
 def build_test_wheels() -> None:
@@ -193,6 +316,11 @@ def copy_pyodide() -> None:
         shutil.copy2(source, target / name)
     version = json.loads((PYODIDE_NPM / "package.json").read_text())["version"]
     log(f"runtime/pyodide: pyodide {version}, {len(PYODIDE_FILES)} files")
+    add_bytecode("stdlib")
+    wheels = json.loads((RUNTIME / "wheels" / "manifest.json").read_text())["wheels"] if (
+        RUNTIME / "wheels" / "manifest.json").is_file() else []
+    if wheels and not all(has_bytecode(RUNTIME / "wheels" / w) for w in wheels):
+        add_bytecode("wheels")  # a fresh build: the wheels came before Pyodide was copied
 
 
 def main() -> None:

@@ -122,10 +122,11 @@ def _resolve(msg: dict[str, Any]) -> Any:
     if "error" in result:
         return result
     lang = _lang(msg)
+    # No text card here: the shim posts the html one (issue 17: the text card cost every shot
+    # its rendering and nothing read it); the `card` op renders text when asked.
     reply: dict[str, Any] = {
         "result": result,
         "html": firefight.render_card(result, fmt="html", lang=lang, view="player"),
-        "text": firefight.render_card(result, fmt="text", lang=lang, view="player"),
     }
     if result.get("outcome", {}).get("hidden"):
         # Uncertain tasks: the table whispers the full card to the GM and keeps the referee's

@@ -1,9 +1,10 @@
-"""``firefight`` on the command line: resolve, odds, schema, card, rulesets."""
+"""``firefight`` on the command line: resolve, odds, sim, schema, card, rulesets."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,34 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         print("odds needs a request file, --modifier N or --probability P", file=sys.stderr)
         return 2
     out = firefight.odds(_read_json(args.request))
+    _print(out)
+    return 1 if "error" in out else 0
+
+
+class _Bar:
+    """A progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.shown:
+            filled = int(30 * done / max(total, 1))
+            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,}", end="",
+                  file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from firefight.sim import simulate
+
+    bar = _Bar()
+    workers = args.workers if args.workers is not None else 1
+    out = simulate(_read_json(args.request), args.n, args.seed, workers=workers, progress=bar)
+    bar.close()
     _print(out)
     return 1 if "error" in out else 0
 
@@ -108,6 +137,14 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--probability", type=float, help="the modifier for a probability")
     o.add_argument("--ties-lose", action="store_true", help="ties go to the other side")
     o.set_defaults(func=_cmd_odds)
+
+    b = sub.add_parser("sim", help="balance lab: resolve a request N times, count the outcomes")
+    b.add_argument("request", nargs="?", default="-")
+    b.add_argument("-n", type=int, default=100_000, help="engagements (default 100000)")
+    b.add_argument("--workers", type=int, nargs="?", const=os.cpu_count() or 1,
+                   help="processes (--workers alone: one per core)")
+    b.add_argument("--seed", type=int)
+    b.set_defaults(func=_cmd_sim)
 
     s = sub.add_parser("schema", help="JSON schemas of a ruleset's request and options")
     s.add_argument("ruleset")

@@ -8,6 +8,8 @@ ours (pf2e's rule-element map works the same way).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
@@ -35,6 +37,10 @@ class Ruleset(ABC):
     stats_model: ClassVar[type[BaseModel] | None] = None
     # The chat card's template (templates/); cards never take a template from a result.
     card_template: ClassVar[str] = "card.html.j2"
+    # States (outcome fields or ``state`` effects) the balance lab counts as killed, and as out
+    # of the fight (``firefight.sim``).
+    killed_states: ClassVar[frozenset[str]] = frozenset({"dead"})
+    incapacitated_states: ClassVar[frozenset[str]] = frozenset({"dead"})
 
     @abstractmethod
     def resolve(self, request: Any, roller: Roller) -> Resolution:
@@ -43,6 +49,25 @@ class Ruleset(ABC):
     @abstractmethod
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
+
+    def cached_odds(self, request: BaseModel,
+                    compute: Callable[[Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``odds`` (or ``compute``) of a validated request, computed once per distinct request
+        and kept in a bounded cache (issue 17: odds were recomputed inside every resolve).
+        Odds depend on nothing but the request, so the key is the request itself. The dict is
+        shared: read it, never change it (``firefight.odds`` hands out a copy)."""
+        fn = compute or self.odds
+        key = (self.id, getattr(fn, "__qualname__", repr(fn)), type(request),
+               request.model_dump_json())
+        found = _ODDS_CACHE.get(key)
+        if found is not None:
+            _ODDS_CACHE.move_to_end(key)
+            return found
+        value = fn(request)
+        _ODDS_CACHE[key] = value
+        if len(_ODDS_CACHE) > ODDS_CACHE_SIZE:
+            _ODDS_CACHE.popitem(last=False)  # least recently used
+        return value
 
     def apply(self, stats: dict[str, Any], effects: list[dict[str, Any]]) -> dict[str, Any]:
         """An actor's data after a result's effects (see ``firefight.effects``)."""
@@ -55,6 +80,14 @@ class Ruleset(ABC):
 
 
 _RULESETS: dict[str, Ruleset] = {}
+# Distinct requests whose odds are kept (a table's open dialogs and a balance-lab run fit).
+ODDS_CACHE_SIZE = 512
+_ODDS_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+def clear_odds_cache() -> None:
+    _ODDS_CACHE.clear()
+
 _loaded_entry_points = False
 
 
@@ -62,6 +95,7 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
     if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
         raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
     _RULESETS[ruleset.id] = ruleset
+    _ODDS_CACHE.clear()  # a replaced ruleset's odds are not the new one's
     return ruleset
 
 

@@ -4,6 +4,10 @@ the development tree (tests, Python sources, node_modules, pack sources)."""
 
 from __future__ import annotations
 
+import base64
+import csv
+import hashlib
+import io
 import json
 import shutil
 import subprocess
@@ -138,3 +142,117 @@ def test_no_development_files(zip_names: tuple[set[str], zipfile.ZipFile]) -> No
         assert Path(name).name not in {"LOCK", "package.json", "package-lock.json", "Makefile"}, (
             name
         )
+
+
+def test_the_zip_is_small_and_unpacks_to_the_same_bytes(
+    zip_names: tuple[set[str], zipfile.ZipFile],
+) -> None:
+    """Issue 17: at most 12 MB, the wasm deflated (it was stored: 14.9 MB); Foundry unpacks the
+    zip, so every entry must come out byte for byte as built."""
+    _, zf = zip_names
+    assert zf.filename is not None
+    assert Path(zf.filename).stat().st_size <= 12_000_000
+    wasm = zf.getinfo("runtime/pyodide/pyodide.asm.wasm")
+    assert wasm.compress_type == zipfile.ZIP_DEFLATED
+    assert wasm.compress_size < wasm.file_size / 2
+    assert zf.read(wasm) == (REPO / "runtime/pyodide/pyodide.asm.wasm").read_bytes()
+    assert zf.testzip() is None  # every entry's CRC
+    for info in zf.infolist():  # what is stored stays stored only where deflate does not pay
+        if info.compress_type == zipfile.ZIP_STORED and info.file_size > 100_000:
+            assert info.filename.endswith((".whl", ".zip")), info.filename
+
+
+def _record_ok(wheel: zipfile.ZipFile) -> None:
+    """PEP 376/427: RECORD lists every file of the wheel with its sha256 and size."""
+    record = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+    rows = {r[0]: r for r in csv.reader(io.StringIO(wheel.read(record).decode())) if r}
+    assert set(rows) == set(wheel.namelist()), set(rows) ^ set(wheel.namelist())
+    for name, (_, digest, size) in rows.items():
+        if name == record:
+            continue
+        data = wheel.read(name)
+        expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        assert digest == f"sha256={expected.decode()}", name
+        assert int(size) == len(data), name
+
+
+def test_the_runtime_ships_bytecode_from_pyodides_python(
+    zip_names: tuple[set[str], zipfile.ZipFile],
+) -> None:
+    """Issue 17: the modules the engine imports come as .pyc compiled by Pyodide's CPython
+    3.14 (its magic number), in valid wheels and in the stdlib zip beside their sources."""
+    _, zf = zip_names
+    magic = None
+    wheels = json.loads(zf.read("runtime/wheels/manifest.json"))["wheels"]
+    for wheel_name in wheels:
+        with zipfile.ZipFile(io_bytes(zf.read(f"runtime/wheels/{wheel_name}"))) as wheel:
+            _record_ok(wheel)
+            pycs = [n for n in wheel.namelist() if n.endswith(".cpython-314.pyc")]
+            if wheel_name.startswith(("firefight-", "pydantic-", "jinja2-")):
+                assert pycs, wheel_name
+            for pyc in pycs:
+                source = pyc.replace("__pycache__/", "").replace(".cpython-314.pyc", ".py")
+                assert source in wheel.namelist(), pyc
+                header = wheel.read(pyc)[:16]
+                magic = magic or header[:4]
+                assert header[:4] == magic, pyc
+                # PEP 552 flags: hash-based, unchecked (the source hash is keyed by 3.14's
+                # magic number, so only Pyodide can check it: the worker test boots on these).
+                assert header[4:8] == b"\x01\0\0\0", pyc
+    assert magic is not None
+    assert magic[2:] == b"\r\n"  # a CPython magic number (the stdlib zip's is the same)
+    with zipfile.ZipFile(io_bytes(zf.read("runtime/pyodide/python_stdlib.zip"))) as stdlib:
+        listed = set(stdlib.namelist())
+        pycs = [n for n in listed if n.endswith(".pyc")]
+        assert {"typing.pyc", "enum.pyc", "json/__init__.pyc"} <= set(pycs)
+        for pyc in pycs:
+            assert pyc[:-1] in listed, pyc
+            assert stdlib.read(pyc)[:4] == magic, pyc
+
+
+def io_bytes(data: bytes) -> io.BytesIO:
+    return io.BytesIO(data)
+
+
+# Boots the runtime as the worker does (Pyodide from runtime/pyodide, the runtime's wheels) and
+# counts the modules Python compiles from source while `firefight.bridge` is imported and a
+# shot resolved: with the shipped bytecode there are none.
+COMPILES_JS = """
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { loadPyodide } from "pyodide";
+const py = await loadPyodide({ indexURL: path.resolve("runtime/pyodide") + "/" });
+const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
+await py.loadPackage(wheels.map((w) => "runtime/wheels/" + w), { messageCallback: () => {} });
+py.globals.set("request", readFileSync("tests/engine/examples/shock_dshk.json", "utf8"));
+console.log(py.runPython(`
+import json, zipimport
+from importlib.machinery import SourceFileLoader
+compiled = []
+to_code = SourceFileLoader.source_to_code
+def counting(self, data, path, *args, **kwargs):
+    compiled.append(path)
+    return to_code(self, data, path, *args, **kwargs)
+SourceFileLoader.source_to_code = counting
+zip_compile = zipimport._compile_source
+def zip_counting(pathname, source):
+    compiled.append(pathname)
+    return zip_compile(pathname, source)
+zipimport._compile_source = zip_counting
+from firefight.bridge import handle
+reply = json.loads(handle(json.dumps({"op": "resolve", "request": json.loads(request),
+                                      "entropy": [0.5] * 64})))
+json.dumps({"ok": reply["ok"], "compiled": compiled})
+`));
+"""
+
+
+def test_the_engine_boots_without_compiling_a_module() -> None:
+    """Issue 17: a .pyc Pyodide's Python could not use (a wrong magic number, a stale source
+    check) would be skipped silently and the module compiled from source again."""
+    proc = subprocess.run(["node", "--input-type=module", "-e", COMPILES_JS], cwd=REPO,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["ok"]
+    assert out["compiled"] == []

@@ -115,6 +115,8 @@ class TwoThousandThreeHundred(Ruleset):
     }
     settings_model = DpvSettings
     stats_model = DpvStats
+    # 2300AD wounds: unconscious and incapacitated figures are out of the fight.
+    incapacitated_states = frozenset({"dead", "unconscious", "incapacitated"})
 
     def odds(self, request: DpvRequest) -> dict[str, Any]:
         return _odds(request.root)
@@ -123,7 +125,7 @@ class TwoThousandThreeHundred(Ruleset):
         inner = request.root
         sheet = Sheet(roller)
         outcome = RESOLVERS[inner.action](sheet, inner)
-        odds = _odds(inner)
+        odds = self.cached_odds(inner, _odds)
         shown: dict[str, Any] = {k: odds[k] for k in ("probability", "exact", "net_modifier")
                                  if k in odds}
         if shown and inner.action not in ("attack", "area_fire", "missile"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from firefight.tables import BandTable, load_json
@@ -56,6 +56,7 @@ def tables() -> Tables:
     )
 
 
+@lru_cache(maxsize=4096, typed=True)  # Fractions are immutable; parsing one costs microseconds
 def exact(x: float | int | str) -> Fraction:
     """A decimal from a request or a table as an exact fraction (0.4 is 2/5, not a float)."""
     return Fraction(repr(x) if isinstance(x, float) else x)

@@ -114,7 +114,7 @@ class Percentile(Ruleset):
     def resolve(self, request: PercentileAttackRequest, roller: Roller) -> Resolution:
         shot = _Shot(request)
         plan, chance = shot.plan, shot.chance
-        odds = shot.odds()
+        odds = self.cached_odds(request)
         life_before = request.target.stats.life_force
         life = life_before
         steps = [Step(id="chance", label_key=f"{P}.step.chance", kind="info",

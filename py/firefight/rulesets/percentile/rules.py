@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from firefight.errors import FirefightError, RuleRefusalError
 from firefight.models import UNIT_METRES, Modifier, Note
@@ -274,6 +274,7 @@ class Casualty:
     beyond_table: bool
 
 
+@cache  # a pure reading of the static table: the odds read it for each of the 100 rolls
 def casualty(roll: int, rounds: int) -> Casualty:
     """The Casualty Table: percent of life force lost, by the hitting roll and rounds fired.
 
@@ -287,8 +288,7 @@ def casualty(roll: int, rounds: int) -> Casualty:
     return Casualty(row.value[column.value], row, column, beyond)
 
 
-@dataclass(frozen=True)
-class RollResult:
+class RollResult(NamedTuple):  # a tuple: the odds build one for each of the 100 rolls
     roll: int
     hit: bool
     kill: bool
@@ -342,30 +342,58 @@ class FireOdds:
     death: Fraction
 
 
+def _alive_counts(wounds: dict[int, int], life_force: int, rolls: int) -> list[int]:
+    """``counts[j]``: ordered sequences of ``j`` wounding D100 results whose damage adds up to
+    less than ``life_force`` (the man is still alive after them), for j = 0, 1, ...
+
+    The distribution of damage so far is a polynomial in x (coefficient of x**d: ways to have
+    taken d); one more wound multiplies it by W(x) = sum n_d x**d. The polynomial is packed into
+    one integer, ``width`` bits a coefficient (Kronecker substitution), so each step is a single
+    integer product; coefficients at or above ``life_force`` are cut off, and the smallest
+    wound is shifted out each step (the j-th polynomial starts at j * smallest). Exact: every
+    coefficient is a whole count below 2**width, and the sum of a packed polynomial's
+    coefficients is its value modulo 2**width - 1.
+    """
+    live = {d: n for d, n in wounds.items() if d < life_force and n}
+    if not live:
+        return [1]
+    low = min(live)
+    most = rolls if low <= 0 else min(rolls, (life_force - 1) // low)
+    # A bound on any count: all j-wound sequences (hit**j), or the sequences of at least `low`
+    # each adding up to less than life_force (stars and bars) times the most ways to roll one.
+    hit, top, bound = sum(live.values()), max(live.values()), 1
+    for j in range(1, most + 1):
+        extra = life_force - 1 - j * low
+        bound = max(bound, min(hit**j, math.comb(extra + j, j) * top**j))
+    width = bound.bit_length() + 1
+    step = 0
+    for d, n in live.items():
+        step |= n << ((d - low) * width)
+    fold = (1 << width) - 1
+    counts, poly = [1], 1
+    for j in range(1, most + 1):
+        room = life_force - j * low  # coefficients still below life_force, from j * low up
+        poly = (poly * step) & ((1 << (room * width)) - 1)
+        if not poly:
+            break
+        counts.append(poly % fold)
+    return counts
+
+
 def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
     """Exact chances over ``rolls`` independent D100s (integer counts over 100**rolls).
 
-    ``death``: the target ends at 0 % life force, by the kill rule or by wounds adding up.
+    ``death``: the target ends at 0 % life force, by the kill rule or by wounds adding up. He
+    lives through exactly the sequences of misses and j wounds that add up to less than his
+    life force: C(rolls, j) places for the wounds, misses elsewhere.
     """
     total = 100**rolls
     if life_force <= 0:
         dead = total
     else:
-        alive: dict[int, int] = {life_force: 1}
-        dead = 0
-        for _ in range(rolls):
-            nxt: dict[int, int] = {}
-            dead *= 100
-            for life, count in alive.items():
-                nxt[life] = nxt.get(life, 0) + count * outcomes.miss
-                dead += count * outcomes.kill
-                for damage, n in outcomes.wounds.items():
-                    left = life - damage
-                    if left <= 0:
-                        dead += count * n
-                    else:
-                        nxt[left] = nxt.get(left, 0) + count * n
-            alive = nxt
+        alive = sum(math.comb(rolls, j) * outcomes.miss ** (rolls - j) * n
+                    for j, n in enumerate(_alive_counts(outcomes.wounds, life_force, rolls)))
+        dead = total - alive
     return FireOdds(
         hit=Fraction(100 - outcomes.miss, 100),
         any_hit=1 - Fraction(outcomes.miss, 100) ** rolls,

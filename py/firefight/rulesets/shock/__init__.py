@@ -58,6 +58,8 @@ class Shock(Ruleset):
         "attack": ShockOptions, "end_of_turn": NoOptions, "draw_chits": NoOptions}
     settings_model = ShockSettings
     stats_model = ShockStats
+    # shock SHOCK: a unit in shock is incapacitated.
+    incapacitated_states = frozenset({"dead", "shock"})
 
     # --- odds ---------------------------------------------------------------------------------
 
@@ -141,7 +143,7 @@ class Shock(Ruleset):
 
     def _attack(self, request: AttackRequest, roller: Roller) -> Resolution:
         rules.check_attack_allowed(request)
-        odds = self._attack_odds(request)
+        odds = self.cached_odds(request, self._attack_odds)
         weapon_class = request.weapon.damage_class
         hit, to_hit, mods, to_hit_note = self._to_hit(request, roller)
         steps, notes = [to_hit], [to_hit_note]

@@ -251,14 +251,15 @@ def cover_in_play(request: AttackRequest) -> list[ShockProtection]:
     return [*dialog, *request.target.cover, *request.target.armor]
 
 
-def stopping_protection(request: AttackRequest, location: str
+def stopping_protection(request: AttackRequest, location: str,
+                        in_play: list[ShockProtection] | None = None
                         ) -> tuple[ShockProtection | None, list[ShockProtection]]:
     """shock Hit Location: "Cover might mitigate what would otherwise be a hit if the cover is of
     sufficient protection to stop the attack." Cover (and armor) protects its locations against
     rounds of its ``stops`` class and below. Returns (what stopped it, what it went through)."""
     damage_class = request.weapon.damage_class
     pierced: list[ShockProtection] = []
-    for protection in cover_in_play(request):
+    for protection in cover_in_play(request) if in_play is None else in_play:
         if location not in protection.locations:
             continue
         if class_rank(damage_class) <= class_rank(protection.stops):
@@ -292,6 +293,7 @@ def upgrade(result: str) -> str:
     return TIERS[min(TIERS.index(result) + 1, len(TIERS) - 1)]
 
 
+@cache  # a pure reading of the static tables: the odds read all 100 cells every time
 def severity(location: str, roll: int, damage_class: str) -> Severity:
     """shock Location Severity: 1d10 + class Mod, clamped to rows 1..10, read by filling down."""
     t = tables()
@@ -381,17 +383,24 @@ OUTCOMES = ("miss", "stopped", "none", "stun", "wound", "shock", "death")
 
 
 def outcome_distribution(request: AttackRequest) -> dict[str, Fraction]:
-    """Exact chances of each outcome *given a hit*: every hit location x every severity roll."""
-    counts = dict.fromkeys(OUTCOMES, Fraction(0))
+    """Exact chances of each outcome *given a hit*: every hit location x every severity roll.
+
+    Counted in whole hundredths; the consequence of each distinct severity result is worked out
+    once (it depends on the unit and the result only), not once per cell."""
+    counts = dict.fromkeys(OUTCOMES, 0)
     weapon_class = request.weapon.damage_class
+    in_play = cover_in_play(request)
+    outcome_of: dict[str, str] = {}
     for loc_roll in range(1, 11):
         location = hit_location(loc_roll)
-        stopper, _ = stopping_protection(request, location)
+        stopper, _ = stopping_protection(request, location, in_play)
         if stopper is not None:
-            counts["stopped"] += Fraction(10, 100)
+            counts["stopped"] += 10
             continue
         for sev_roll in range(1, 11):
-            sev = severity(location, sev_roll, weapon_class)
-            c = consequence(request.target.stats, sev.result, weapon_class, request.settings)
-            counts[c.outcome] += Fraction(1, 100)
-    return counts
+            result = severity(location, sev_roll, weapon_class).result
+            if result not in outcome_of:
+                outcome_of[result] = consequence(request.target.stats, result, weapon_class,
+                                                 request.settings).outcome
+            counts[outcome_of[result]] += 1
+    return {k: Fraction(v, 100) for k, v in counts.items()}

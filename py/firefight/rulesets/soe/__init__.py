@@ -108,6 +108,8 @@ class StarsOfEmpire(Ruleset):
     action_options: ClassVar[dict[str, type[BaseModel]]] = {"attack": SoeOptions}
     settings_model = SoeSettings
     stats_model = SoeStats
+    # soe Table 3: at 0 HP the character dies next turn, below 0 at once.
+    incapacitated_states = frozenset({"dead", "dying"})
 
     def apply(self, stats: dict[str, Any], effects: list[dict[str, Any]]) -> dict[str, Any]:
         """Possible delayed injuries accumulate on the actor until rolled for after combat."""
@@ -187,7 +189,7 @@ class StarsOfEmpire(Ruleset):
             title, params = f"{P}.card.general_trauma", {
                 "character": req.character.name,
                 "class_key": f"{P}.injury.class.{req.trauma_class}"}
-        odds = self.odds(req)
+        odds = self.cached_odds(req)
         return Resolution(
             ruleset=self.id, action=req.action,
             request=req.model_dump(mode="json", by_alias=True),

@@ -1,0 +1,131 @@
+"""The balance lab (issue 17): ``firefight.simulate`` and ``firefight sim``. Sampling here only
+cross-checks the exact odds: the sampled shares must agree with them."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _examples import EXAMPLES, IN_PYODIDE, example
+
+import firefight
+from firefight import sim
+
+
+def _agrees(row: dict[str, Any], n: int) -> None:
+    """The exact chance lies in the sampled share's interval (99.99 %: a fixed seed, but no
+    run should hinge on a 1-in-20 miss)."""
+    p = float(Fraction(row["exact"]["exact"])) if "exact" in row["exact"] else row["exact"][
+        "probability"]
+    low, high = sim.wilson(row["count"], n, z=3.9)
+    assert low <= p <= high, (row, p)
+
+
+@pytest.mark.parametrize("name", ["shock_dshk.json", "percentile_submachine_gunner.json",
+                                  "percentile_rifleman.json", "dpv_attack.json",
+                                  "soe_rhino.json"])
+def test_sampled_shares_agree_with_the_exact_odds(name: str) -> None:
+    n = 20_000
+    out = firefight.simulate(example(name), n, seed=11)
+    checked = [label for label, row in out["outcomes"].items() if "exact" in row]
+    assert "hit" in checked
+    for label in checked:
+        _agrees(out["outcomes"][label], n)
+    # The 95 % interval holds the share.
+    for row in out["outcomes"].values():
+        assert row["interval95"][0] <= row["share"] <= row["interval95"][1]
+
+
+def test_shock_reports_each_result_killed_and_incapacitated() -> None:
+    n = 20_000
+    request = example("shock_dshk.json")
+    out = firefight.simulate(request, n, seed=5)["outcomes"]
+    odds = firefight.odds(request)
+    given = {k: Fraction(v) for k, v in odds["given_hit_exact"].items()}
+    assert {f"result:{k}" for k in given} <= set(out)
+    for result in ("death", "shock", "wound"):
+        assert out[f"result:{result}"]["exact"]["exact"] == str(given[result])
+    assert out["killed"]["count"] == out["result:death"]["count"]
+    assert out["incapacitated"]["count"] == out["result:death"]["count"] + out["result:shock"][
+        "count"]
+    _agrees(out["incapacitated"], n)
+
+
+def test_percentile_killed_share_agrees_with_the_exact_death_odds() -> None:
+    out = firefight.simulate(example("percentile_rifleman.json"), 20_000, seed=2)
+    row = out["outcomes"]["killed"]
+    assert row["exact"]["exact"] == firefight.odds(example("percentile_rifleman.json"))[
+        "death_exact"]
+    _agrees(row, 20_000)
+
+
+def test_the_same_seed_gives_the_same_counts_and_another_does_not() -> None:
+    request = example("dpv_attack.json")
+    a = firefight.simulate(request, 5_000, seed=9)
+    assert a == firefight.simulate(request, 5_000, seed=9)
+    assert a["outcomes"] != firefight.simulate(request, 5_000, seed=10)["outcomes"]
+
+
+def test_the_lab_resolves_with_the_rulesets_own_resolve() -> None:
+    """Engagements with no new dice path reuse a leaf; every leaf came from ``resolve``: the
+    counts equal resolving every engagement in full with the same faces."""
+    request = example("shock_dshk.json")
+    ruleset, model = firefight.api.parse(request)
+    import random
+
+    from firefight.dice import Roller
+
+    lab = sim._Engagements(ruleset, model)
+    counts = lab.run(3_000, random.Random(4))
+    rng = random.Random(4)
+    full: dict[tuple[str, ...], int] = {}
+    for _ in range(3_000):
+        dice = sim._PathDice([], rng.random)
+        found = sim.labels(ruleset, ruleset.resolve(model, Roller(dice)))
+        full[found] = full.get(found, 0) + 1
+    assert dict(counts) == full
+
+
+@pytest.mark.parametrize(("kwargs", "field"), [
+    ({"n": 0}, "n"), ({"n": "many"}, "n"), ({"n": 10, "seed": "x"}, "seed"),
+    ({"n": 10, "workers": 0}, "workers"),
+])
+def test_bad_arguments_name_the_field(kwargs: dict[str, Any], field: str) -> None:
+    out = firefight.simulate(example("soe_rhino.json"), **kwargs)
+    assert [f["field"] for f in out["error"]["fields"]] == [field]
+
+
+def test_a_bad_request_names_the_field() -> None:
+    request = example("shock_dshk.json")
+    request["weapon"]["damage_class"] = "IX"
+    out = firefight.simulate(request, 100, seed=1)
+    assert any(f["field"].startswith("weapon.damage_class") for f in out["error"]["fields"])
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="no processes inside the browser runtime")
+def test_workers_share_the_engagements_deterministically() -> None:
+    request = example("shock_dshk.json")
+    a = firefight.simulate(request, 120_000, seed=3, workers=2)
+    assert a["n"] == 120_000
+    assert a["workers"] == 2
+    assert a == firefight.simulate(request, 120_000, seed=3, workers=2)
+    assert sum(r["count"] for k, r in a["outcomes"].items() if k.startswith("result:")) == 120_000
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="no CLI inside the browser runtime")
+def test_the_sim_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from firefight.cli import main
+
+    assert main(["sim", str(EXAMPLES / "shock_dshk.json"), "-n", "2000", "--seed", "1"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["n"] == 2000
+    assert out["outcomes"]["hit"]["count"] == 2000
+    assert captured.err == ""  # the progress bar only on a terminal
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"ruleset": "shock", "action": "attack"}), encoding="utf-8")
+    assert main(["sim", str(bad), "-n", "10"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["fields"]

@@ -285,8 +285,48 @@ def test_every_roll_is_two_recorded_d10(rifle: dict[str, Any]) -> None:
     ("rifle", 1, 1), ("carbine", 15, 15), ("pistol", 1, 1), ("smg", 30, 15), ("smg", 35, 17),
     ("automatic_rifle", 20, 10), ("automatic_rifle", 21, 10), ("smg", 1, 0),
 ])
-def test_kill_number(weapon_class: str, rounds: int, kill: int) -> None:
-    assert rules.kill_at(weapon_class, rounds)[0] == kill
+def test_kill_number_by_weapon_class(weapon_class: str, rounds: int, kill: int) -> None:
+    # The other reading (setting kill_rule: weapon_class): the class decides, however fired.
+    burst = weapon_class in ("smg", "automatic_rifle")
+    assert rules.kill_at(weapon_class, rounds, burst=not burst, rule="weapon_class")[0] == kill
+
+
+@pytest.mark.parametrize(("weapon_class", "burst", "rounds", "kill"), [
+    ("rifle", False, 1, 1), ("automatic_rifle", False, 1, 1), ("smg", False, 1, 1),
+    ("rifle", True, 20, 10), ("automatic_rifle", True, 21, 10), ("smg", True, 35, 17),
+])
+def test_kill_number_follows_the_fire_mode(weapon_class: str, burst: bool, rounds: int,
+                                           kill: int) -> None:
+    # "When firing with pistol, rifle or carbine" / "When firing with SMG or automatic rifle":
+    # what is fired decides: an automatic rifle's single shot kills on 01, a burst at half.
+    assert rules.kill_at(weapon_class, rounds, burst=burst)[0] == kill
+
+
+def test_an_automatic_rifle_fired_single_shots_can_kill_outright(rifle: dict[str, Any]) -> None:
+    rifle["weapon"].update(weapon_class="automatic_rifle", action="automatic")
+    rifle["options"].update(single_shots=True, rounds=3)
+    assert firefight.odds(rifle)["kill_at"] == 1
+    rifle["settings"] = {**rifle.get("settings", {}), "kill_rule": "weapon_class"}
+    assert firefight.odds(rifle)["kill_at"] == 0
+
+
+def test_only_smgs_climb_unless_the_setting_says_automatic_rifles_too(
+        rifle: dict[str, Any]) -> None:
+    # "When firing an SMG, no more than 35 rounds may be fired in a single burst".
+    rifle["weapon"].update(weapon_class="automatic_rifle", action="automatic", magazine=50)
+    rifle["options"].update(rounds=40)
+    assert firefight.odds(rifle)["rounds_fired"] == 40
+    assert firefight.odds(rifle)["kill_at"] == 20  # all 40 counted: half
+    rifle["settings"] = {**rifle.get("settings", {}), "climb": "smg_and_automatic_rifle"}
+    assert firefight.odds(rifle)["kill_at"] == 17  # 35 counted
+
+
+def test_the_range_is_not_rounded_across_a_damage_boundary(rifle: dict[str, Any]) -> None:
+    # 9.996" is below 10": triple damage (it used to round to 10.00" and double).
+    rifle["range"] = {"value": 9.996, "units": "in"}
+    assert firefight.odds(rifle)["damage_multiplier"] == 3
+    rifle["range"] = {"value": 10, "units": "in"}
+    assert firefight.odds(rifle)["damage_multiplier"] == 2
 
 
 def test_single_rounds_kill_on_01(rifle: dict[str, Any]) -> None:
@@ -306,11 +346,16 @@ def test_smg_burst_kills_at_half_the_rounds(smg: dict[str, Any], roll: int,
     assert outcomes(firefight.resolve(smg, dice=d100_faces(roll))) == [outcome]
 
 
-def test_automatic_carbine_kills_at_all_the_rounds(smg: dict[str, Any]) -> None:
+def test_an_automatic_carbines_burst_kills_at_half_the_rounds(smg: dict[str, Any]) -> None:
+    # A burst is automatic fire, whatever the class ("When firing with SMG or automatic rifle");
+    # by the weapon_class reading a carbine kills at all its rounds.
     smg["weapon"] = {"name": "M2 carbine", "weapon_class": "carbine", "action": "automatic",
                      "magazine": 30}
     smg["options"]["rounds"] = 20
     assert firefight.odds(smg)["chance"] == 40 + 20
+    assert outcomes(firefight.resolve(smg, dice=d100_faces(10))) == ["kill"]
+    assert outcomes(firefight.resolve(smg, dice=d100_faces(11))) == ["wound"]
+    smg["settings"] = {**smg.get("settings", {}), "kill_rule": "weapon_class"}
     assert outcomes(firefight.resolve(smg, dice=d100_faces(20))) == ["kill"]
     assert outcomes(firefight.resolve(smg, dice=d100_faces(21))) == ["wound"]
 
@@ -339,7 +384,12 @@ def test_automatic_rolls_once_per_burst_unless_single_shots(smg: dict[str, Any])
     result = firefight.resolve(smg, seed=7)
     assert len(rolls(result)) == 30
     assert result["outcome"]["chance"] == 41
-    assert result["steps"][0]["outcome_key"].endswith("chance_no_kill")  # half of 1 round
+    # A single round is not automatic fire: it kills on 01 (by the fire mode; the weapon_class
+    # reading takes half of 1 round, no outright kill).
+    assert result["steps"][0]["outcome_key"].endswith(".chance")
+    smg["settings"] = {**smg.get("settings", {}), "kill_rule": "weapon_class"}
+    by_class = firefight.resolve(smg, seed=7)
+    assert by_class["steps"][0]["outcome_key"].endswith("chance_no_kill")
 
 
 def test_undeclared_rounds_fire_the_whole_magazine(rifle: dict[str, Any],
@@ -363,10 +413,13 @@ def test_smg_climbs_above_35_rounds(smg: dict[str, Any]) -> None:
     assert result["outcome"]["rounds_fired"] == 50
 
 
-def test_automatic_rifle_climbs_like_an_smg(smg: dict[str, Any]) -> None:
+def test_automatic_rifle_climbs_like_an_smg_by_the_setting(smg: dict[str, Any]) -> None:
     smg["weapon"] = {"name": "BAR", "weapon_class": "automatic_rifle", "action": "automatic",
                      "magazine": 40}
     smg["options"]["rounds"] = 40
+    out = firefight.odds(smg)
+    assert out["chance"] == 70 + 40  # the text names SMGs only
+    smg["settings"] = {**smg.get("settings", {}), "climb": "smg_and_automatic_rifle"}
     out = firefight.odds(smg)
     assert out["chance"] == 70 + 35
     assert out["kill_at"] == 17

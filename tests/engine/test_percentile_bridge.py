@@ -123,7 +123,8 @@ def test_bridge_lists_and_describes_percentile() -> None:
     assert cover["enum"] == list(models.COVERS)
     assert cover["x-label-key"] == "FIREFIGHT.percentile.opt.cover.label"
     assert set(schema["settings"]["properties"]) == {"inch_equals", "inch_units",
-                                                     "range_damage", "facing"}
+                                                     "range_damage", "facing", "kill_rule",
+                                                     "climb"}
 
 
 def test_bridge_resolve_and_odds_round_trip() -> None:

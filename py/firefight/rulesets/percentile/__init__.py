@@ -41,7 +41,9 @@ class _Shot:
         self.ledger = rules.chance_ledger(request, self.plan, self.range_in)
         self.chance = self.ledger.total
         cls = request.weapon.weapon_class
-        self.kill_at, self.kill_source = rules.kill_at(cls, self.plan.rounds_per_roll)
+        self.kill_at, self.kill_source = rules.kill_at(
+            cls, self.plan.rounds_per_roll, burst=self.plan.burst,
+            rule=request.settings.kill_rule)
         self.multiplier, self.multiplier_source = rules.damage_multiplier(
             cls, self.range_in, request.settings.range_damage)
 

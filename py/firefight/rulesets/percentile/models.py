@@ -101,6 +101,17 @@ class PercentileSettings(Strict):
         default="token_rotation", json_schema_extra=choices("facing", ("token_rotation", "ignore")),
         description="hasty fire from the shooter's facing (token rotation), or only when chosen",
     )
+    # "When firing with pistol, rifle or carbine ... When firing with SMG or automatic rifle":
+    # read as how the weapon is fired (a burst kills at half its rounds), or by its class.
+    kill_rule: Literal["fire_mode", "weapon_class"] = Field(
+        default="fire_mode",
+        json_schema_extra=choices("kill_rule", ("fire_mode", "weapon_class")),
+    )
+    # "When firing an SMG, no more than 35 rounds may be fired in a single burst": the text
+    # names SMGs only; automatic rifles too is the other reading.
+    climb: Literal["smg", "smg_and_automatic_rifle"] = Field(
+        default="smg", json_schema_extra=choices("climb", ("smg", "smg_and_automatic_rifle")),
+    )
 
 
 class PercentileAttackRequest(Strict):

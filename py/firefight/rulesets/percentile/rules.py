@@ -61,7 +61,7 @@ def tables() -> Tables:
 # --- distances ------------------------------------------------------------------------------
 
 def range_inches(request: PercentileAttackRequest) -> Fraction:
-    """The range in tabletop inches, to the hundredth.
+    """The range in tabletop inches (exact to a billionth).
 
     A scene measured in inches is the tabletop itself; any other length unit is ground, turned
     into inches by the world's ground scale (``settings.inch_equals`` ``inch_units``).
@@ -82,7 +82,9 @@ def range_inches(request: PercentileAttackRequest) -> Fraction:
             )
         metres = distance.metres()  # names range.units if the unit is unknown
         inches = metres / (settings.inch_equals * UNIT_METRES[settings.inch_units])
-    return Fraction(round(inches * 100), 100)
+    # Exact to a billionth of an inch: float noise goes (10 m at 1 yd/inch is not 10.9361...
+    # plus an ulp), a real 9.996" stays below 10" (no rounding across a damage boundary).
+    return Fraction(round(inches * 10**9), 10**9)
 
 
 def within_arc(bearing_deg: float) -> bool:
@@ -123,7 +125,7 @@ def fire_plan(request: PercentileAttackRequest) -> FirePlan:
         return FirePlan(rounds, declared, burst=False, rolls=rounds, rounds_per_roll=1, wasted=0)
     limit = tables().small_arms["burst_limit"]
     counted = rounds
-    if weapon.weapon_class in limit["classes"]:
+    if weapon.weapon_class in limit["classes"][request.settings.climb]:
         counted = min(rounds, int(limit["rounds"]))  # the weapon "climbs": the excess is wasted
     return FirePlan(rounds, declared, burst=True, rolls=1, rounds_per_roll=counted,
                     wasted=rounds - counted)
@@ -239,13 +241,19 @@ def d100(tens_face: int, ones_face: int) -> int:
     return value or 100
 
 
-def kill_at(weapon_class: str, rounds: int) -> tuple[int, str]:
+def kill_at(weapon_class: str, rounds: int, *, burst: bool,
+            rule: Literal["fire_mode", "weapon_class"] = "fire_mode") -> tuple[int, str]:
     """The highest hitting roll that kills outright, and the rule's line.
 
-    Pistol, rifle, carbine: at or under the rounds fired; SMG, automatic rifle: at or under
-    half the rounds (an integer roll <= n/2 exactly when it is <= n // 2).
+    "pistol, rifle or carbine": at or under the rounds fired; "SMG or automatic rifle": at or
+    under half the rounds (an integer roll <= n/2 exactly when it is <= n // 2). By default what
+    decides is how the weapon is fired: a burst is automatic fire, a round at a time is not.
     """
-    for row in tables().small_arms["kill"].values():
+    kill = tables().small_arms["kill"]
+    if rule == "fire_mode":
+        row = kill["half" if burst else "full"]
+        return rounds // row["divisor"], row["source"]
+    for row in kill.values():
         if weapon_class in row["classes"]:
             return rounds // row["divisor"], row["source"]
     raise FirefightError(f"unknown weapon class {weapon_class!r}",

@@ -285,3 +285,18 @@ def test_the_scope_counts_in_aimed_fire_only_by_default() -> None:
     scoped = firefight.resolve(_sniper(scope_in_sniper=True), seed=1)
     assert "FIREFIGHT.soe.mod.scope" in [m["key"] for m in scoped["modifiers"]]
     assert firefight.odds(_sniper(scope_in_sniper=True))["net_modifier"] == 8
+
+
+def test_a_creature_given_only_its_mass_gets_toughness_and_hit_points() -> None:
+    # soe 10.5: Toughness = 0.43 mass^0.47 - 3, Hit Points = 0.393 mass^0.73 (notes: 0.73).
+    from firefight.rulesets.soe.models import SoeStats
+
+    rhino = SoeStats.model_validate({"kind": "creature", "mass_kg": 1100})
+    assert (rhino.toughness, rhino.hp_max) == (9, 65)  # Table 7 prints 8 (toughness 8.56)
+    kept = SoeStats.model_validate({"kind": "creature", "mass_kg": 1100, "toughness": 8,
+                                    "hp_max": 70})
+    assert (kept.toughness, kept.hp_max) == (8, 70)
+    human = SoeStats.model_validate({"mass_kg": 80})
+    assert (human.toughness, human.hp_max) == (None, 8)
+    applied = firefight.apply("soe", {"kind": "creature", "mass_kg": 1100}, [])
+    assert applied["stats"]["toughness"] == 9

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
+from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag, model_validator
 
 from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
+from firefight.rulesets.soe.tools import creature_hit_points, creature_toughness
 
 P = "FIREFIGHT.soe"
 
@@ -56,6 +57,23 @@ class SoeStats(Strict):
     pretrauma: int = Field(default=0, ge=-10, le=0, description="current Pre-Trauma penalty")
     delayed_injuries: list[TraumaClass] = Field(
         default_factory=list, max_length=50, description="possible delayed injuries (Table 3)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _creature_from_mass(cls, data: Any) -> Any:
+        """soe 10.5: a creature given only its mass gets Toughness and Hit Points from it (a
+        value the data gives is kept)."""
+        if not isinstance(data, dict) or data.get("kind") != "creature":
+            return data
+        mass = data.get("mass_kg")
+        if not isinstance(mass, int | float) or isinstance(mass, bool) or not 0 < mass <= 1e6:
+            return data  # the field's own check names a bad mass
+        derived = dict(data)
+        if derived.get("toughness") is None:
+            derived["toughness"] = round(creature_toughness(mass))
+        if derived.get("hp_max") is None:
+            derived["hp_max"] = creature_hit_points(mass)
+        return derived
 
 
 class SoeArmor(Strict):

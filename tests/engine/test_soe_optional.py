@@ -300,3 +300,16 @@ def test_a_creature_given_only_its_mass_gets_toughness_and_hit_points() -> None:
     assert (human.toughness, human.hp_max) == (None, 8)
     applied = firefight.apply("soe", {"kind": "creature", "mass_kg": 1100}, [])
     assert applied["stats"]["toughness"] == 9
+
+
+def test_a_fatal_general_trauma_kills() -> None:
+    # soe Table 3: "Fatal" is the last class; the victim is marked dead whatever the effect.
+    request = {"ruleset": "soe", "action": "general_trauma", "trauma_class": "fatal",
+               "character": {"name": "C"}}
+    result = firefight.resolve(request, dice=[7])
+    assert result["outcome"]["state"] == "dead"
+    assert ("state", "dead") in [(e["kind"], e["value"]) for e in result["effects"]]
+    assert firefight.apply("soe", {}, result["effects"])["statuses"].get("dead") is True
+    assert "Fatal" in firefight.render_card(result)
+    minor = firefight.resolve({**request, "trauma_class": "minor"}, dice=[7])
+    assert "dead" not in [e["value"] for e in minor["effects"] if e["kind"] == "state"]

@@ -97,6 +97,9 @@ def _trauma_effect(rec: _Record, trauma_class: str, tables: TraumaTables | None,
                               params={"class_key": f"{P}.injury.class.{trauma_class}",
                                       "text": text}))
     rec.outcome.update(trauma_class=trauma_class, trauma_effect=index, trauma_text=text)
+    if trauma_class == "fatal":  # soe Table 3, "Fatal": whatever the effect, the victim dies
+        rec.outcome.update(state="dead", summary_key=f"{P}.outcome.fatal")
+        rec.effects.append(Effect(kind="state", value="dead", label_key=f"{P}.effect.dead"))
 
 
 class StarsOfEmpire(Ruleset):

@@ -98,12 +98,16 @@ def test_missed_exploding_round_deviates() -> None:
     assert (impact["params"]["distance_m"], impact["params"]["direction"]) == (5, "long")
 
 
-@pytest.mark.parametrize(("roll", "hit"), [(5, True), (6, False), (1, True)])
-def test_missile(roll: int, hit: bool) -> None:
-    # Homing 7 - evasive 2 = 5.
+@pytest.mark.parametrize(("roll", "hit", "at_or_under"), [
+    (4, True, True), (5, False, True), (6, False, False), (1, True, True),
+])
+def test_missile(roll: int, hit: bool, at_or_under: bool) -> None:
+    # Homing 7 - evasive 2 = 5: "Roll 1d10 under" is strictly under (the setting: at or under).
     request = {"ruleset": "dpv", "action": "missile", "homing": 7, "ep": 3,
                "target": {"evasive": 2, "armor": 100}}
     assert firefight.resolve(request, dice=[roll])["outcome"]["hit"] is hit
+    request["settings"] = {"missile_hit": "at_or_under"}
+    assert firefight.resolve(request, dice=[roll])["outcome"]["hit"] is at_or_under
 
 
 def test_a_10_always_misses_and_damage_is_tamped() -> None:

@@ -144,8 +144,9 @@ class DpvSettings(Strict):
         default="diagram", json_schema_extra=choices("location_rule", LOCATION_RULES))
     zero_dpv: Literal["no_effect", "third_column"] = Field(
         default="no_effect", json_schema_extra=choices("zero_dpv", ZERO_DPV))
+    # MISSILE PROCEDURE: "Roll 1d10 under (homing value of missile - evasive value of target)".
     missile_hit: Literal["at_or_under", "under"] = Field(
-        default="at_or_under", json_schema_extra=choices("missile_hit", MISSILE_HIT))
+        default="under", json_schema_extra=choices("missile_hit", MISSILE_HIT))
 
 
 class AttackOptions(Strict):

@@ -192,9 +192,20 @@ def test_the_players_view_of_an_uncertain_task_tells_no_verdict(
     player = firefight.render_card(result, view="player")
     gm = firefight.render_card(result)
     for verdict in ("charge is set", "fail to detonate", "detonates immediately",
-                    "determination", "fumble", "task time"):
+                    "determination", "fumble"):
         assert verdict not in player.lower(), verdict
     shown = [n for n in result["notes"] if not n.get("referee")]
     assert [n["key"] for n in shown] == ["FIREFIGHT.dpv.note.uncertain"]
     assert "uncertain" in player.lower() or "average" in player.lower()
     assert len(gm) > len(player)
+
+
+def test_a_failed_task_takes_its_time_too_and_the_referees_dm_does_not_shorten_it() -> None:
+    # 2300ad TIME: "The throw for time is 3D6, with asset modifiers subtracted" (skill and
+    # characteristics); DETERMINATION waits "10 times the actual duration of the failed task".
+    failed = task([2, 1, 2, 6, 5, 4], difficulty="difficult", skill=2, time_seconds=60)
+    assert failed["outcome"]["success"] is False
+    assert step(failed, "time")["numbers"]["result"] == 13  # 15 - 2
+    with_dm = task([9, 6, 5, 4], difficulty="routine", skill=2, dm=3, time_seconds=60)
+    assert step(with_dm, "time")["numbers"]["asset"] == 2
+    assert step(with_dm, "time")["numbers"]["result"] == 13

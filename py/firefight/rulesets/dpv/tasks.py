@@ -103,6 +103,9 @@ class TaskSpec:
     failure_table: bool = True
     hazardous: bool = False
     uncertain: bool = False
+    # 2300ad TIME: "asset modifiers subtracted": skill and characteristics, not the referee's
+    # DM or an opponent's (None: the whole DM).
+    assets: int | None = None
 
     @property
     def number(self) -> int:
@@ -225,17 +228,18 @@ def task_spec(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, settings:
     if options.medkit_only and preset.get("medical"):
         levels += 1
         sheet.note("medkit_only", SRC_MEDKIT)
-    dm = _assets(sheet, actor, options, preset, step)
+    dm, assets = _assets(sheet, actor, options, preset, step)
     uncertain = options.uncertain if options.uncertain is not None else bool(
         preset.get("uncertain"))
     return TaskSpec(shift(base, levels, settings), dm, settings.task_dice,
                     fumbles=preset.get("fumble", True),
                     failure_table=preset.get("failure_table", True),
-                    hazardous=options.hazardous, uncertain=uncertain)
+                    hazardous=options.hazardous, uncertain=uncertain, assets=assets)
 
 
 def _assets(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, preset: dict[str, Any],
-            step: str) -> int:
+            step: str) -> tuple[int, int]:
+    """The task's whole DM, and its asset modifiers alone (skill and characteristics)."""
     dm = 0
     src = preset.get("source", "2300ad TASK FORMAT")
     skill = options.skill
@@ -250,12 +254,13 @@ def _assets(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, preset: dic
         asset = characteristic_asset(value)
         if asset:
             dm += sheet.modifier("characteristic", asset, SRC_CHAR, step, score=value).value
+    assets = dm
     if options.dm:
         dm += sheet.modifier("referee_dm", options.dm, "2300ad SPECIAL CASES", step).value
     if options.opponent_asset:
         dm -= options.opponent_asset
         sheet.modifier("opponent", -options.opponent_asset, "2300ad COMPETITION TASKS", step)
-    return dm
+    return dm, assets
 
 
 def task_time(sheet: Sheet, options: TaskOptions, preset: dict[str, Any], asset: int,
@@ -287,6 +292,10 @@ def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
     notes_before = len(sheet.notes)  # from here on, notes may tell the verdict
     result = roll_task(sheet, spec, step_id="task", label="task", purpose="task",
                        source=preset.get("source", ""))
+    # 2300ad TIME: a task takes its time whether it succeeds or not (DETERMINATION waits "10
+    # times the actual duration of the failed task"), so the time tells no verdict.
+    outcome_seconds = task_time(sheet, options, preset,
+                                spec.dm if spec.assets is None else spec.assets)
     steps_before = len(sheet.steps)
     outcome: dict[str, Any] = {"hit": result.success, "success": result.success,
                                "fumble": result.fumble, "difficulty": spec.difficulty.label,
@@ -297,9 +306,8 @@ def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
     else:
         outcome["summary_key"] = "FIREFIGHT.dpv.outcome." + (
             "fumble" if result.fumble else "success" if result.success else "failure")
-    if result.success:  # a time rolled only on success tells the verdict: the referee's die
-        outcome["seconds"] = task_time(sheet, options, preset, spec.dm,
-                                       side="referee" if spec.uncertain else "attacker")
+    if outcome_seconds is not None:
+        outcome["seconds"] = outcome_seconds
     if result.failure_type == "check_determination":
         sheet.note("check_determination", "2300ad DETERMINATION")
     if spec.uncertain:

@@ -1,26 +1,37 @@
 // Applying a result to the actors it names, exactly once, through the GM; and undoing it.
 //
 // The engine decides what a result does to an actor (bridge op "apply"); this module only
-// finds the actors, reads their current flags, writes back what the engine returns, and
-// records it on the chat message so the GM can undo it exactly:
-//   message.flags.firefight.applying = {by, at}          (while the GM writes; cleared after)
-//   message.flags.firefight.applied = {by, at, hash, actors: {key: {actorId, tokenId (the
-//     token's UUID), actorUuid, name, ruleset, before, after, beforeConditions, conditions,
-//     statuses: {the world's status id: wasActive}, missingStatuses: [engine ids the system lacks]}}}
-//   message.flags.firefight.undone = {by, at}            (after an undo; final)
-// Stats, statuses and the applied mark land together or not at all (writeAll); every actor is
-// the token's own (an unlinked token's synthetic actor, on any scene); a player may have a
-// result applied only if they own its acting token.
-// A player cannot update an actor they do not own, so their request goes to the active GM over
-// the module socket; the GM re-checks it against the real message and applies it in a queue.
+// finds the actors, reads their current flags, writes back what the engine returns, and keeps
+// the authoritative record of it ON EACH ACTOR, written by the GM in the same update as the
+// actor's data (docs/architecture.md, "Trust model"):
+//   actor.flags.firefight.applied.<messageId> = {hash, by (the requester), gm (the GM who wrote
+//     it), at, messageId, ruleset, tokenId, name, before, after, beforeConditions, conditions,
+//     statuses: {the world's status id: wasActive}, missingStatuses: [engine ids the system
+//     lacks], changes}; after an undo the same without the data, plus undone: {by, at}
+// Only the actor's owners and GMs may write it, so a player can neither delete the record of a
+// result applied to an actor they do not own (and have it applied twice) nor forge one that the
+// GM's Undo would write; and Undo restores a `before` only if the engine, applying the result's
+// effects to it, gives the record's `after`. The chat message (which its author may edit) only
+// carries what the card shows while it re-renders, never read by a decision:
+//   message.flags.firefight.applying = {by, gm, at}   (while the GM writes; the card says so)
+//   message.flags.firefight.applied = {by, at, hash, actors: {key: {actorId, tokenId, name, missingStatuses}}}
+//   message.flags.firefight.undone = {by, at}
+// Stats, statuses and the record land together or not at all (writeAll), inside the actors'
+// write queues (writes.mjs); every actor is the token's own (an unlinked token's synthetic actor,
+// on any scene). A player's request goes to the active GM over the module socket (relay.mjs,
+// which takes the sender from Foundry, never from the payload); the GM re-checks it against the
+// real message, its dice and the table (verify.mjs) and applies it in a queue.
 import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
 import { t } from "./i18n.mjs";
 import { actingParticipant, ownsToken } from "./request.mjs";
-import { statusPlan, setStatus } from "./systems/index.mjs";
+import { statusPlan, setStatus, systemStatus } from "./systems/index.mjs";
+import { withActors } from "./writes.mjs";
+import { SOCKET, REPLY_TIMEOUT_MS, Refusal, ask, isActiveGM, listen, onRequest } from "./relay.mjs";
+import { worldMismatch } from "./verify.mjs";
+import { rollForPlayer } from "./shoot.mjs";
 
-export const SOCKET = `module.${MODULE_ID}`;
-const REPLY_TIMEOUT_MS = 60000;
+export { SOCKET };
 
 // --- pure helpers ------------------------------------------------------------------------------
 
@@ -103,11 +114,19 @@ function recordKey(group, taken) {
   return taken.has(base) ? `${base}_${String(group.tokenId ?? "").replace(/\./g, "_")}` : base;
 }
 
-/** Whether this user may ask for a message to be applied. */
+/**
+ * Whether this user may ask for a message to be applied: a GM; the message's author; or, for a
+ * shot the GM's client rolled for a player (the "GM rolls players' shots" setting), that player,
+ * named in the flags of a message only GMs may edit (its author is a GM).
+ */
 export function mayRequest(message, user) {
   if (user?.isGM) return true;
-  const authorId = message?.author?.id ?? message?._source?.author ?? message?.author;
-  return Boolean(user?.id) && authorId === user.id;
+  if (!user?.id) return false;
+  const author = message?.author ?? null;
+  const authorId = author?.id ?? message?._source?.author ?? author;
+  if (authorId === user.id) return true;
+  const gmAuthored = Boolean(author?.isGM ?? globalThis.game?.users?.get?.(authorId)?.isGM);
+  return gmAuthored && message?.flags?.[MODULE_ID]?.rolledFor === user.id;
 }
 
 // --- the table side ----------------------------------------------------------------------------
@@ -151,13 +170,6 @@ function ownsActing(request, user) {
 
 function flagsOf(message) {
   return message?.flags?.[MODULE_ID] ?? {};
-}
-
-class Refusal extends Error {
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
 }
 
 // Refusals a person causes by clicking twice: not worth a warning.
@@ -212,13 +224,39 @@ export async function writeAll(steps) {
 /** How long a message stays marked "being applied" if the GM's client that marked it went away. */
 const IN_FLIGHT_STALE_MS = REPLY_TIMEOUT_MS;
 
-/** Applies and undoes results. One instance per client; only the GM's queue writes. */
+/** The records of a message on the actors its result names: [{group, actor, rec}] (rec may be null). */
+export function recordsOf(message) {
+  const out = [];
+  for (const group of effectsByActor(flagsOf(message).result)) {
+    const actor = actorFor(group);
+    const rec = actor?.flags?.[MODULE_ID]?.applied?.[message?.id] ?? null;
+    out.push({ group, actor, rec });
+  }
+  return out;
+}
+
+/**
+ * What the card shows, from the records on the actors (never from the message's own flags):
+ * {state: "applied" | "undone" | null, by, names, missing: [{name, statuses}], applying}.
+ */
+export function applyState(message) {
+  const found = recordsOf(message).filter((r) => r.rec);
+  const live = found.filter((r) => !r.rec.undone);
+  const ff = flagsOf(message);
+  const applying = Boolean(ff.applying) && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS;
+  if (live.length) {
+    return { state: "applied", by: live[0].rec.by, names: live.map((r) => r.rec.name ?? r.actor.name),
+      missing: live.filter((r) => r.rec.missingStatuses?.length).map((r) => ({ name: r.rec.name, statuses: r.rec.missingStatuses })), applying };
+  }
+  if (found.length) return { state: "undone", by: found[0].rec.undone?.by, names: [], missing: [], applying };
+  return { state: null, by: null, names: [], missing: [], applying };
+}
+
+/** Applies and undoes results. One instance per client; only the active GM's queue writes. */
 export class Applier {
   constructor(engine) {
     this.engine = engine;
     this.queue = Promise.resolve();
-    this.pending = new Map(); // requestId -> {resolve, timer}
-    this.nextRequest = 1;
     this.inFlight = new Set(); // message ids this GM client is applying
   }
 
@@ -229,29 +267,25 @@ export class Applier {
     return run;
   }
 
-  /** Listen on the module socket (call once game.socket exists). */
+  /** Listen on the module socket (call once game.socket exists): the active GM answers. */
   listen() {
-    game.socket?.on?.(SOCKET, (data) => this.onSocket(data));
+    // The requester is the sender Foundry names (relay.mjs), never a field of the payload.
+    onRequest("apply", (payload, sender) => this._applyOnce(String(payload.messageId ?? ""), { hash: payload.hash, userId: sender.id })
+      .then(() => ({}), (err) => {
+        if (!(err instanceof Refusal)) console.error("Firefight |", err);
+        if (!(err instanceof Refusal)) ui.notifications?.error(`Firefight: ${err?.message ?? err}`); // the GM sees it too
+        throw err;
+      }));
+    onRequest("undo", (payload, sender) => {
+      if (!sender.isGM) throw this._refuse("not_gm", t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."), { userId: sender.id, messageId: payload.messageId });
+      return this.enqueue(() => this._undo(String(payload.messageId ?? ""), sender.id)).then(() => ({}));
+    });
+    onRequest("shoot", (payload, sender) => rollForPlayer(this.engine, this, payload, sender));
+    listen();
   }
 
   get isActiveGM() {
-    const active = game.users?.activeGM;
-    return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
-  }
-
-  async onSocket(data) {
-    if (!data || typeof data !== "object") return;
-    if (data.type === "apply" && this.isActiveGM) {
-      const reply = await this._applyOnce(data.messageId, { hash: data.hash, userId: data.userId })
-        .then(() => ({ ok: true }), (err) => this._report(err, { quietly: true }));
-      game.socket.emit(SOCKET, { type: "apply-reply", requestId: data.requestId, to: data.userId, ...reply });
-    } else if (data.type === "apply-reply" && data.to === game.user?.id) {
-      const entry = this.pending.get(data.requestId);
-      if (!entry) return;
-      this.pending.delete(data.requestId);
-      clearTimeout(entry.timer);
-      entry.resolve(data);
-    }
+    return isActiveGM();
   }
 
   /**
@@ -268,50 +302,34 @@ export class Applier {
   }
 
   /**
-   * Apply a message's result (any user). The GM applies it in its queue; a player sends the
-   * request to the active GM. Resolves {ok, code?, reason?}; never throws.
+   * Apply a message's result (any user). The active GM applies it in its queue; a player (or
+   * another GM) sends the request to the active GM. Resolves {ok, code?, reason?}; never throws.
    */
   async request(message) {
-    const result = flagsOf(message).result;
-    const hash = resultHash(result);
-    if (game.user?.isGM) {
+    const hash = resultHash(flagsOf(message).result);
+    if (this.isActiveGM) {
       return this._applyOnce(message.id, { hash, userId: game.user.id })
         .then(() => ({ ok: true }), (err) => this._report(err));
     }
-    if (!game.users?.activeGM) {
-      const reason = t("FIREFIGHT.ui.apply.noGM", "A GM must be connected to apply a result.");
-      ui.notifications?.warn(`Firefight: ${reason}`);
-      return { ok: false, code: "no_gm", reason };
-    }
-    const requestId = `${game.user.id}-${Date.now()}-${this.nextRequest++}`;
-    const reply = await new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        resolve({ ok: false, code: "timeout", reason: t("FIREFIGHT.ui.apply.timeout", "The GM did not answer.") });
-      }, REPLY_TIMEOUT_MS);
-      this.pending.set(requestId, { resolve, timer });
-      game.socket.emit(SOCKET, { type: "apply", requestId, messageId: message.id, hash, userId: game.user.id });
-    });
-    if (!reply.ok && !QUIET.has(reply.code)) {
-      const notify = reply.code === "rolled_back" || reply.code === "partial" ? ui.notifications?.error : ui.notifications?.warn;
-      notify?.call(ui.notifications, `Firefight: ${reply.reason}`);
-    }
+    const reply = await ask("apply", { messageId: message.id, hash });
+    this._notifyReply(reply);
     return reply;
   }
 
-  /** Tell this user about a failure; quietly: only log it (a relayed request, answered by socket). */
-  _report(err, { quietly = false } = {}) {
+  _notifyReply(reply) {
+    if (reply.ok || QUIET.has(reply.code)) return;
+    const notify = reply.code === "rolled_back" || reply.code === "partial" ? ui.notifications?.error : ui.notifications?.warn;
+    notify?.call(ui.notifications, `Firefight: ${reply.reason}`);
+  }
+
+  /** Tell this user about a failure. */
+  _report(err) {
     const code = err?.code ?? "error";
-    if (!quietly) {
-      if (err instanceof Refusal) {
-        if (!QUIET.has(code)) ui.notifications?.warn(`Firefight: ${err.message}`);
-      } else {
-        console.error("Firefight |", err);
-        ui.notifications?.error(`Firefight: ${err?.message ?? err}`);
-      }
-    } else if (!(err instanceof Refusal)) {
+    if (err instanceof Refusal) {
+      if (!QUIET.has(code)) ui.notifications?.warn(`Firefight: ${err.message}`);
+    } else {
       console.error("Firefight |", err);
-      ui.notifications?.error(`Firefight: ${err?.message ?? err}`); // the GM sees it too
+      ui.notifications?.error(`Firefight: ${err?.message ?? err}`);
     }
     return { ok: false, code, reason: err?.message ?? String(err) };
   }
@@ -327,19 +345,23 @@ export class Applier {
     return new Refusal(code, text);
   }
 
-  /** Does the stored result follow from the message's own dice? (The engine replays it.) */
-  async _replays(message, result) {
+  /**
+   * Does the stored result follow from the message's own dice and this request (the result's own,
+   * or the request the shooter's client built)? The engine replays it.
+   */
+  async _replays(message, result, request = result?.request) {
     const faces = (message.rolls ?? []).flatMap((r) => facesOfRoll(r));
-    if (!faces.length || !result?.request) return !(result?.dice?.length);
+    if (!request) return false;
+    if (!faces.length && result?.dice?.length) return false;
     try {
-      const reply = await this.engine.call("resolve", { request: result.request, faces });
+      const reply = await this.engine.call("resolve", { request, faces });
       return resultHash(reply.result) === resultHash(result);
     } catch {
       return false;
     }
   }
 
-  /** GM only, inside the queue: check the request against the message, then apply it. */
+  /** GM only, inside the queue: check the request against the message and the table, then apply it. */
   async _apply(messageId, { hash, userId }) {
     const ctx = { userId, messageId };
     const message = game.messages.get(messageId);
@@ -348,10 +370,10 @@ export class Applier {
       throw this._refuse("unknown_message", t("FIREFIGHT.ui.apply.unknown", "no such Firefight message"), ctx);
     }
     const user = game.users?.get?.(userId) ?? null;
-    if (userId && !mayRequest(message, user)) {
+    if (!mayRequest(message, user)) {
       throw this._refuse("not_author", t("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
     }
-    if (userId && !ownsActing(ff.result.request, user)) {
+    if (!ownsActing(ff.result.request, user)) {
       const acting = actingParticipant(ff.result.request);
       throw this._refuse("not_owner", t("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
         { user: user?.name ?? userId, name: acting?.name ?? "?" }), ctx);
@@ -359,116 +381,165 @@ export class Applier {
     if (hash !== resultHash(ff.result)) {
       throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
     }
-    if (ff.applied || ff.undone) {
+    // Applied or undone: the records on the actors say so (the message's flags are its author's).
+    if (recordsOf(message).some((r) => r.rec)) {
       throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
     }
-    if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS) {
+    if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS && ff.applying.gm !== game.user.id) {
       throw this._refuse("in_flight", t("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), ctx);
     }
-    if (!(await this._replays(message, ff.result))) {
+    // A player's result must follow from the request their client built (the message's
+    // `request`), and that request must be the one the table gives; a GM's client built its own
+    // from the table.
+    const request = user?.isGM ? ff.result.request : ff.request;
+    if (!(await this._replays(message, ff.result, request))) {
       throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"), ctx);
     }
+    if (!user?.isGM) {
+      const lookup = Object.assign((g) => actorFor(g), { tokenOf: tokenDocument });
+      const bad = await worldMismatch(this.engine, request, { actorFor: lookup, since: message.timestamp ?? 0 });
+      if (bad) {
+        throw this._refuse("changed_request", t("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
+          { field: bad.field, reason: bad.reason }), ctx);
+      }
+    }
     const ruleset = ff.result.ruleset ?? ff.result.request?.ruleset;
-    // Work out every actor's new data first; write only if all of them are valid.
-    const plans = [];
-    const taken = new Set();
-    for (const group of effectsByActor(ff.result)) {
-      const actor = actorFor(group);
+    const groups = effectsByActor(ff.result).map((group) => ({ group, actor: actorFor(group) }));
+    for (const { group, actor } of groups) {
       if (!actor) {
         ui.notifications?.warn(t("FIREFIGHT.ui.apply.noActor", "{name} is no longer on the table; skipped.",
           { name: group.name ?? group.actorId ?? group.tokenId }));
-        continue;
       }
-      const before = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
-      let out;
-      try {
-        out = await this.engine.call("apply", { ruleset, stats: before, effects: group.effects });
-      } catch (err) {
-        const fields = (err?.fields ?? []).map((f) => `${f.field}: ${f.reason}`).join("; ");
-        throw new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
-          { name: actor.name, reason: fields || err.message }));
-      }
+    }
+    const present = groups.filter((g) => g.actor);
+    // Every actor's data is read, worked out and written inside its write queue (writes.mjs).
+    return withActors(present.map((g) => g.actor), () => this._write(message, ruleset, present, { hash, userId }));
+  }
+
+  async _write(message, ruleset, present, { hash, userId }) {
+    const flag = `flags.${MODULE_ID}`;
+    const by = userId ?? game.user.id;
+    const at = Date.now();
+    // Work out every actor's new data first; write only if all of them are valid.
+    const plans = [];
+    const taken = new Set();
+    for (const { group, actor } of present) {
+      const plan = await this._plan(actor, ruleset, group.effects, message.id);
       const key = recordKey(group, taken);
       taken.add(key);
-      // null: the actor had no conditions list (undo then removes it again).
-      const beforeConditions = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.conditions ?? null);
-      const conditions = out.conditions?.length
-        ? [...(beforeConditions ?? []), ...out.conditions.map((c) => ({ ...c, messageId: message.id }))] : beforeConditions;
-      const statuses = statusPlan(actor, out.statuses);
-      plans.push({ key, actor, group, before, out, beforeConditions, conditions, statuses,
-        update: { ...flagUpdate(ruleset, before, out.stats), ...conditionsUpdate(beforeConditions, conditions) },
-        revert: { ...flagUpdate(ruleset, out.stats, before), ...conditionsUpdate(conditions, beforeConditions) } });
+      const missing = plan.statuses.filter((s) => !s.id).map((s) => s.engineId);
+      const rec = {
+        hash, by, gm: game.user.id, at, messageId: message.id, ruleset, tokenId: group.tokenId ?? null, name: actor.name,
+        before: plan.before, after: plan.out.stats, beforeConditions: plan.beforeConditions, conditions: plan.conditions,
+        // {the world's status id: was it on before}, and the engine's statuses the system lacks.
+        statuses: Object.fromEntries(plan.statuses.filter((s) => s.id).map((s) => [s.id, s.was])),
+        missingStatuses: missing, changes: plan.out.changes ?? [],
+      };
+      const recPath = `${flag}.applied.${message.id}`;
+      plans.push({ key, actor, group, rec, statuses: plan.statuses,
+        update: { ...flagUpdate(ruleset, plan.before, plan.out.stats), ...conditionsUpdate(plan.beforeConditions, plan.conditions), [recPath]: rec },
+        revert: { ...flagUpdate(ruleset, plan.out.stats, plan.before), ...conditionsUpdate(plan.conditions, plan.beforeConditions),
+          [`${flag}.applied.-=${message.id}`]: null } });
     }
-    // In flight: recorded on the message before any actor is written (cleared on failure).
-    const flag = `flags.${MODULE_ID}`;
-    await message.update({ [`${flag}.applying`]: { by: userId ?? game.user.id, at: Date.now() } });
-    const actors = {};
-    const record = async () => {
-      for (const p of plans) {
-        const missing = p.statuses.filter((s) => !s.id).map((s) => s.engineId);
-        actors[p.key] = {
-          actorId: p.actor.id, tokenId: p.group.tokenId ?? null, actorUuid: p.actor.uuid ?? null, name: p.actor.name, ruleset,
-          before: p.before, after: p.out.stats, beforeConditions: p.beforeConditions, conditions: p.conditions,
-          // {the world's status id: was it on before}, and the engine's statuses the system lacks.
-          statuses: Object.fromEntries(p.statuses.filter((s) => s.id).map((s) => [s.id, s.was])),
-          missingStatuses: missing, changes: p.out.changes ?? [],
-        };
-      }
-      await message.update({
-        [`${flag}.-=applying`]: null,
-        [`${flag}.applied`]: { by: userId ?? game.user.id, at: Date.now(), hash, actors },
-      });
-    };
+    // In flight: shown on the card before any actor is written (cleared after, or on failure).
+    await message.update({ [`${flag}.applying`]: { by, gm: game.user.id, at } });
+    const summary = Object.fromEntries(plans.map((p) => [p.key, { actorId: p.actor.id, tokenId: p.group.tokenId ?? null,
+      name: p.actor.name, missingStatuses: p.rec.missingStatuses }]));
+    const mirror = () => message.update({ [`${flag}.-=applying`]: null, [`${flag}.-=undone`]: null,
+      [`${flag}.applied`]: { by, at, hash, actors: summary } });
     try {
-      // Stats, statuses and the applied mark land together: if any write fails, all are undone.
+      // Stats, statuses, the record and the card's summary land together: if any fails, all are undone.
       await writeAll([...plans.map((p) => ({ actor: p.actor, update: p.update, revert: p.revert, statuses: p.statuses.filter((s) => s.id) })),
-        { run: record }]);
+        { run: mirror }]);
     } catch (err) {
       await message.update({ [`${flag}.-=applying`]: null }).catch((e) => console.error("Firefight |", e));
       throw err; // writeAll has put the actors back and says so
     }
-    for (const rec of Object.values(actors)) {
-      if (rec.missingStatuses.length) {
+    for (const p of plans) {
+      if (p.rec.missingStatuses.length) {
         ui.notifications?.info(t("FIREFIGHT.ui.apply.noStatus", "{name}: no such status in this system: {statuses}",
-          { name: rec.name, statuses: rec.missingStatuses.join(", ") }));
+          { name: p.rec.name, statuses: p.rec.missingStatuses.join(", ") }));
       }
     }
-    return actors;
+    return Object.fromEntries(plans.map((p) => [p.key, p.rec]));
+  }
+
+  /** What a result's effects do to an actor whose data is `before` (the engine decides). */
+  async _plan(actor, ruleset, effects, messageId, before = actor.flags?.[MODULE_ID]?.[ruleset] ?? {},
+    beforeConditions = actor.flags?.[MODULE_ID]?.conditions ?? null) {
+    before = foundry.utils.deepClone(before);
+    let out;
+    try {
+      out = await this.engine.call("apply", { ruleset, stats: before, effects });
+    } catch (err) {
+      const fields = (err?.fields ?? []).map((f) => `${f.field}: ${f.reason}`).join("; ");
+      throw new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
+        { name: actor.name, reason: fields || err.message }), { cause: err });
+    }
+    // null: the actor had no conditions list (undo then removes it again).
+    beforeConditions = foundry.utils.deepClone(beforeConditions ?? null);
+    const conditions = out.conditions?.length
+      ? [...(beforeConditions ?? []), ...out.conditions.map((c) => ({ ...c, messageId }))] : beforeConditions;
+    return { before, out, beforeConditions, conditions, statuses: statusPlan(actor, out.statuses) };
   }
 
   /** GM: revert an applied result exactly (once). Resolves {ok, code?, reason?}. */
-  undo(message) {
-    return this.enqueue(() => this._undo(message.id)).then(() => ({ ok: true }), (err) => this._report(err));
+  async undo(message) {
+    if (game.user?.isGM && !this.isActiveGM) {
+      // Another GM applies and undoes in its own queue: ask it, so the writes stay in one queue.
+      const reply = await ask("undo", { messageId: message.id });
+      this._notifyReply(reply);
+      return reply;
+    }
+    return this.enqueue(() => this._undo(message.id, game.user?.id)).then(() => ({ ok: true }), (err) => this._report(err));
   }
 
-  async _undo(messageId) {
-    if (!game.user?.isGM) throw new Refusal("not_gm", t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."));
+  async _undo(messageId, userId) {
+    if (!game.users?.get?.(userId)?.isGM) throw new Refusal("not_gm", t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."));
     const message = game.messages.get(messageId);
-    const applied = flagsOf(message).applied;
-    if (!applied) throw new Refusal("not_applied", t("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
-    const records = Object.values(applied.actors ?? {});
-    const found = records.map((rec) => ({ rec, actor: actorFor({ actorId: rec.actorId, tokenId: rec.tokenId }) }));
-    // Undo restores the data from before, so it must be the latest change to each actor.
-    for (const { rec, actor } of found) {
-      if (!actor) continue;
+    const found = recordsOf(message).filter((r) => r.actor && r.rec && !r.rec.undone);
+    if (!message || !found.length) throw new Refusal("not_applied", t("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
+    return withActors(found.map((r) => r.actor), () => this._revert(message, found.map((r) => ({ ...r, rec: r.actor.flags[MODULE_ID].applied[messageId] })), userId));
+  }
+
+  async _revert(message, found, userId) {
+    const flag = `flags.${MODULE_ID}`;
+    const hash = resultHash(flagsOf(message).result);
+    for (const { group, actor, rec } of found) {
+      // The record must be the GM's, for this very result, and its `before` must be data that the
+      // result's effects turn into its `after` (the engine says): never data a player supplied.
+      if (!rec || rec.undone) throw new Refusal("not_applied", t("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
+      if (!game.users?.get?.(rec.gm)?.isGM || rec.hash !== hash) {
+        throw new Refusal("forged_record", t("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
+      }
+      const plan = await this._plan(actor, rec.ruleset, group.effects, message.id, rec.before ?? {}, rec.beforeConditions ?? null);
+      // Only statuses the result sets may be put back.
+      const touched = new Set(Object.keys(plan.out.statuses ?? {}).map((id) => systemStatus(id)).filter(Boolean));
+      if (stableStringify(plan.out.stats) !== stableStringify(rec.after) || stableStringify(plan.conditions) !== stableStringify(rec.conditions ?? null)
+        || Object.keys(rec.statuses ?? {}).some((id) => !touched.has(id))) {
+        throw new Refusal("forged_record", t("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
+      }
+      // Undo restores the data from before, so it must be the latest change to each actor.
       const now = actor.flags?.[MODULE_ID]?.[rec.ruleset] ?? {};
       const nowConditions = actor.flags?.[MODULE_ID]?.conditions ?? null;
-      if (stableStringify(now) !== stableStringify(rec.after) || stableStringify(nowConditions) !== stableStringify(rec.conditions)) {
+      if (stableStringify(now) !== stableStringify(rec.after) || stableStringify(nowConditions) !== stableStringify(rec.conditions ?? null)) {
         throw new Refusal("changed_since", t("FIREFIGHT.ui.apply.changedSince",
           "{name} has changed since this result was applied: undo the later results first.", { name: rec.name }));
       }
     }
-    // All or nothing, like applying.
-    await writeAll(found.filter(({ actor }) => actor).map(({ rec, actor }) => ({
+    const at = Date.now();
+    const rp = `${flag}.applied.${message.id}`;
+    const spent = ["before", "after", "beforeConditions", "conditions", "statuses", "changes"];
+    // All or nothing, like applying; each record becomes a tombstone (the result stays spent).
+    await writeAll([...found.map(({ actor, rec }) => ({
       actor,
-      update: { ...flagUpdate(rec.ruleset, rec.after, rec.before), ...conditionsUpdate(rec.conditions, rec.beforeConditions) },
-      revert: { ...flagUpdate(rec.ruleset, rec.before, rec.after), ...conditionsUpdate(rec.beforeConditions, rec.conditions) },
+      update: { ...flagUpdate(rec.ruleset, rec.after, rec.before), ...conditionsUpdate(rec.conditions, rec.beforeConditions),
+        [`${rp}.undone`]: { by: userId, at }, ...Object.fromEntries(spent.map((k) => [`${rp}.-=${k}`, null])) },
+      revert: { ...flagUpdate(rec.ruleset, rec.before, rec.after), ...conditionsUpdate(rec.beforeConditions, rec.conditions),
+        [`${rp}.-=undone`]: null, ...Object.fromEntries(spent.filter((k) => k in rec).map((k) => [`${rp}.${k}`, rec[k]])) },
       statuses: Object.entries(rec.statuses ?? {}).map(([id, was]) => ({ id, active: Boolean(was), was: !was })),
-    })));
-    await message.update({
-      [`flags.${MODULE_ID}.-=applied`]: null,
-      [`flags.${MODULE_ID}.undone`]: { by: game.user.id, at: Date.now(), applied },
-    });
+    })),
+    { run: () => message.update({ [`${flag}.-=applied`]: null, [`${flag}.undone`]: { by: userId, at } }) }]);
   }
 }
 

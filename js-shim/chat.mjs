@@ -3,7 +3,7 @@
 // where it does animate them).
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
-import { effectsByActor, mayRequest } from "./apply.mjs";
+import { applyState, effectsByActor, mayRequest } from "./apply.mjs";
 import { escapeHTML } from "./form.mjs";
 
 const DICE_WAIT_MAX_MS = 20000; // a safety net only: DSN says when it will not animate
@@ -56,24 +56,34 @@ function userName(id) {
   return game.users?.get?.(id)?.name ?? id ?? "?";
 }
 
-function button(action, label, icon) {
-  return `<button type="button" data-firefight-action="${action}"><i class="${icon}" aria-hidden="true"></i> ${escapeHTML(label)}</button>`;
+function button(action, label, icon, { disabled = false } = {}) {
+  return `<button type="button" data-firefight-action="${action}"${disabled ? ' disabled data-state="applying"' : ""}><i class="${icon}" aria-hidden="true"></i> ${escapeHTML(label)}</button>`;
 }
 
-/** The footer of a Firefight card: state line and buttons, for this user. */
+/**
+ * The footer of a Firefight card: state line and buttons, for this user. Applied or undone is
+ * read from the records the GM keeps on the actors (apply.mjs `applyState`), never from the
+ * message's own flags, which its author may edit.
+ */
 export function footerHTML(message, user = game.user) {
   const ff = message.flags?.[MODULE_ID] ?? {};
   const hasEffects = effectsByActor(ff.result).length > 0;
   if (!hasEffects) return "";
+  const state = applyState(message);
   const parts = [];
-  if (ff.applied) {
-    const names = Object.values(ff.applied.actors ?? {}).map((a) => a.name).join(", ");
+  if (state.state === "applied") {
     parts.push(`<p class="ff-applied-state" data-state="applied">${escapeHTML(t("FIREFIGHT.ui.chat.appliedTo",
-      "Applied to {names} by {user}", { names, user: userName(ff.applied.by) }))}</p>`);
+      "Applied to {names} by {user}", { names: state.names.join(", "), user: userName(state.by) }))}</p>`);
+    for (const m of state.missing) {
+      parts.push(`<p class="ff-missing-statuses" data-state="missing">${escapeHTML(t("FIREFIGHT.ui.chat.notSet",
+        "{name}, not set: {statuses} (no such status in this system)", { name: m.name, statuses: m.statuses.join(", ") }))}</p>`);
+    }
     if (user?.isGM) parts.push(button("undo-effects", t("FIREFIGHT.ui.chat.undo", "Undo"), "fa-solid fa-rotate-left"));
-  } else if (ff.undone) {
+  } else if (state.state === "undone") {
     parts.push(`<p class="ff-applied-state" data-state="undone">${escapeHTML(t("FIREFIGHT.ui.chat.undone",
-      "Undone by {user}", { user: userName(ff.undone.by) }))}</p>`);
+      "Undone by {user}", { user: userName(state.by) }))}</p>`);
+  } else if (state.applying) {
+    parts.push(button("apply-effects", t("FIREFIGHT.ui.chat.applying", "Applying…"), "fa-solid fa-spinner", { disabled: true }));
   } else if (mayRequest(message, user)) {
     parts.push(button("apply-effects", t("FIREFIGHT.ui.chat.applyEffects", "Apply damage"), "fa-solid fa-heart-crack"));
   }

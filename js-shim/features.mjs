@@ -8,6 +8,7 @@ import { MODULE_ID, tableFeatures } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { flagUpdate } from "./apply.mjs";
+import { withActor } from "./writes.mjs";
 import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/index.mjs";
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
@@ -69,15 +70,21 @@ function isActiveGM() {
   return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
 }
 
-/** Write an engine "apply" of effects to one actor directly (table bookkeeping, no card). */
+/**
+ * Write an engine "apply" of effects to one actor directly (table bookkeeping, no card), in the
+ * actor's write queue: its data is read there, so an Apply in flight is never written over
+ * (reliability audit D9).
+ */
 async function applyDirect(engine, actor, ruleset, effects) {
-  const before = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
-  const out = await engine.call("apply", { ruleset, stats: before, effects });
-  if (!out.changes?.length) return out;
-  await actor.update(flagUpdate(ruleset, before, out.stats));
-  // Statuses the world's system lacks are left out (systems/index.mjs).
-  for (const s of statusPlan(actor, out.statuses)) await setStatus(actor, s.id, s.active);
-  return out;
+  return withActor(actor, async () => {
+    const before = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
+    const out = await engine.call("apply", { ruleset, stats: before, effects });
+    if (!out.changes?.length) return out;
+    await actor.update(flagUpdate(ruleset, before, out.stats));
+    // Statuses the world's system lacks are left out (systems/index.mjs).
+    for (const s of statusPlan(actor, out.statuses)) await setStatus(actor, s.id, s.active);
+    return out;
+  });
 }
 
 // --- sheet actions, RollTables, the end of combat ------------------------------------------------
@@ -293,7 +300,8 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
       }
       healing.unconscious = hasStatus(actor, spec.unconscious) ? elapsed + hours : 0;
     } else if (healing.unconscious) healing.unconscious = 0;
-    await actor.update({ [`flags.${MODULE_ID}.healing`]: healing });
+    // The clock only: one key, written in the actor's queue (the actions above wrote theirs).
+    await withActor(actor, () => actor.update({ [`flags.${MODULE_ID}.healing`]: healing }));
   }
   game.time?.advance?.(Math.round(hours * 3600));
   return messages;

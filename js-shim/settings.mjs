@@ -22,6 +22,12 @@ export function registerCoreSettings() {
     name: "FIREFIGHT.ui.settings.unitMetres.name", hint: "FIREFIGHT.ui.settings.unitMetres.hint",
     scope: "world", config: true, type: Number, default: 0,
   });
+  // Dice rolled on a player's client can be chosen by that player (Foundry rolls client-side);
+  // with this on, a player's shot is rolled and posted by the active GM's client (shoot.mjs).
+  reg("gmRollsShots", {
+    name: "FIREFIGHT.ui.settings.gmRollsShots.name", hint: "FIREFIGHT.ui.settings.gmRollsShots.hint",
+    scope: "world", config: true, type: Boolean, default: false,
+  });
   reg("debug", {
     name: "FIREFIGHT.ui.settings.debug.name", hint: "FIREFIGHT.ui.settings.debug.hint",
     scope: "client", config: true, type: Boolean, default: false,
@@ -116,6 +122,15 @@ export function rulesetSettings(ruleset) {
     if (v !== undefined) out[field.name] = v;
   }
   return out;
+}
+
+/** Whether the active GM's client rolls players' shots (the world setting "gmRollsShots"). */
+export function gmRollsShots() {
+  try {
+    return Boolean(game.settings.get(MODULE_ID, "gmRollsShots"));
+  } catch {
+    return false;
+  }
 }
 
 /** Metres per scene unit, or 0 to go by the scene's unit name. */

@@ -6,7 +6,8 @@ import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { fieldsFromSchema, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { statsSchema } from "./settings.mjs";
-import { flagUpdate } from "./apply.mjs";
+import { flagUpdate, stableStringify } from "./apply.mjs";
+import { withActor } from "./writes.mjs";
 import { itemsByCategory } from "./request.mjs";
 import { currentRuleset } from "./shoot.mjs";
 import { currentAdapter } from "./systems/index.mjs";
@@ -97,7 +98,7 @@ export async function validateStats(engine, actor, ruleset, stats) {
   } catch (err) {
     const fields = (err?.fields ?? []).map((f) => `${f.field} — ${f.reason}`).join("; ");
     throw new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
-      { name: actor.name, reason: fields || err.message }));
+      { name: actor.name, reason: fields || err.message }), { cause: err });
   }
 }
 
@@ -112,11 +113,24 @@ function wireSection(engine, root, actor, ruleset, schema) {
         ui.notifications?.error(`Firefight: ${err.message}`);
       }
     }));
+  // What the form showed when it was drawn: Save writes only the fields the user changed.
+  let shown = {};
+  try {
+    shown = readStats(root, schema, actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
+  } catch { /* a field the form cannot read back: it counts as changed */ }
   on("sheet-save", async () => {
-    const before = actor.flags?.[MODULE_ID]?.[ruleset] ?? {};
-    const stats = await validateStats(engine, actor, ruleset, readStats(root, schema, before));
-    showError(root, "");
-    await actor.update(flagUpdate(ruleset, before, stats));
+    const edited = readStats(root, schema, {});
+    const changed = Object.keys(edited).filter((k) => stableStringify(edited[k]) !== stableStringify(shown[k]));
+    // In the actor's write queue, over its current data: a hit applied since the sheet was drawn
+    // is kept (reliability audit D9; the form's old values are not written back).
+    await withActor(actor, async () => {
+      const before = actor.flags?.[MODULE_ID]?.[ruleset] ?? {};
+      const next = { ...before };
+      for (const k of changed) next[k] = edited[k];
+      const stats = await validateStats(engine, actor, ruleset, next);
+      showError(root, "");
+      await actor.update(flagUpdate(ruleset, before, stats));
+    });
     ui.notifications?.info(t("FIREFIGHT.ui.sheet.saved", "{name}: Firefight data saved.", { name: actor.name }));
   });
   on("sheet-init", async () => {
@@ -128,9 +142,16 @@ function wireSection(engine, root, actor, ruleset, schema) {
     await item?.update({ [`flags.${MODULE_ID}.equipped`]: el.checked });
   });
   on("sheet-clear-condition", async (ev, el) => {
-    const list = [...(actor.flags?.[MODULE_ID]?.conditions ?? [])];
-    list.splice(Number(el.closest("[data-index]").dataset.index), 1);
-    await actor.update({ [`flags.${MODULE_ID}.conditions`]: list });
+    const index = Number(el.closest("[data-index]").dataset.index);
+    const gone = stableStringify((actor.flags?.[MODULE_ID]?.conditions ?? [])[index] ?? null);
+    await withActor(actor, async () => {
+      // The list as it is now: the condition shown is removed, whatever was added since.
+      const list = [...(actor.flags?.[MODULE_ID]?.conditions ?? [])];
+      const at = list.findIndex((c) => stableStringify(c) === gone);
+      if (at < 0) return;
+      list.splice(at, 1);
+      await actor.update({ [`flags.${MODULE_ID}.conditions`]: list });
+    });
   });
   // Data that no longer validates is reported on the sheet, naming the actor; play goes on.
   const stats = actor.flags?.[MODULE_ID]?.[ruleset];

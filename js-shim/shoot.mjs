@@ -1,11 +1,12 @@
 // The shot: tokens -> dialog (weapon, options, live odds) -> resolve -> ChatMessage.
 import { MODULE_ID, ENTROPY_START, ENTROPY_MAX } from "./config.mjs";
-import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken } from "./request.mjs";
+import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken, tokenAddress } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
 import { t } from "./i18n.mjs";
-import { rulesetSettings, unitMetres } from "./settings.mjs";
+import { rulesetSettings, unitMetres, gmRollsShots } from "./settings.mjs";
+import { Refusal, ask } from "./relay.mjs";
 
 const schemaCache = new Map();
 
@@ -177,20 +178,85 @@ async function shotDialog(engine, ctx) {
   return result && typeof result === "object" ? result : null;
 }
 
-/** Post the resolved shot as a ChatMessage whose rolls are the engine's dice. */
-export async function postCard(reply, request, speakerToken) {
+/**
+ * Post the resolved shot as a ChatMessage whose rolls are the engine's dice. `rolledFor`: the
+ * player a GM's client rolled it for (they may then ask for it to be applied); `rollMode`: theirs.
+ */
+export async function postCard(reply, request, speakerToken, { rolledFor = null, rollMode = null } = {}) {
   const rolls = rollDataFromResult(reply.result).map((data) => Roll.fromData(data));
   const data = {
     speaker: ChatMessage.getSpeaker({ token: speakerToken?.document ?? speakerToken }),
     content: reply.html,
     rolls,
-    flags: { [MODULE_ID]: { result: reply.result, request } },
+    flags: { [MODULE_ID]: { result: reply.result, request, ...(rolledFor ? { rolledFor } : {}) } },
   };
   if (CONFIG.sounds?.dice) data.sound = CONFIG.sounds.dice;
   if (typeof ChatMessage.applyRollMode === "function" && game.settings.settings?.has?.("core.rollMode")) {
-    ChatMessage.applyRollMode(data, game.settings.get("core", "rollMode"));
+    ChatMessage.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
+    // A self roll rolled for a player is whispered to that player, not to the GM who rolled it.
+    if (rolledFor && rollMode === "selfroll") data.whisper = [rolledFor];
   }
   return ChatMessage.create(data);
+}
+
+const ROLL_MODES = new Set(["publicroll", "gmroll", "blindroll", "selfroll", "roll"]);
+
+/** A token placeable (or its document) from the address a request carries. */
+function tokenAt(address) {
+  if (typeof address !== "string" || !address) return null;
+  const doc = address.includes(".") ? globalThis.fromUuidSync?.(address) : canvas.tokens?.get?.(address)?.document;
+  return doc?.object ?? canvas.tokens?.get?.(doc?.id) ?? null;
+}
+
+/**
+ * The active GM's side of "The GM's client rolls players' shots": the player chose the tokens,
+ * the weapon and the options; everything else comes from the table here, the dice from this
+ * client, and the card is posted with the player's token as its speaker.
+ * payload {attacker, target (token addresses), weapon (item id), options, rollMode} -> {messageId}
+ */
+export async function rollForPlayer(engine, applier, payload, sender) {
+  const refuse = (code, text) => {
+    console.warn(`Firefight | refused a shot from ${sender.name}: ${code} — ${text}`);
+    return new Refusal(code, text);
+  };
+  if (!gmRollsShots()) throw refuse("gm_rolls_off", t("FIREFIGHT.ui.gmRolls.off", "The GM's client does not roll players' shots in this world."));
+  const ruleset = currentRuleset();
+  const a = tokenAt(payload.attacker);
+  const b = tokenAt(payload.target);
+  if (!a || !b) throw refuse("unknown_token", t("FIREFIGHT.ui.gmRolls.noToken", "the shooter or the target is not on the scene the GM views"));
+  if (a === b) throw refuse("self_target", t("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
+  if (!ownsToken(a, sender)) {
+    throw refuse("not_owner", t("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: a.name ?? "?" }));
+  }
+  const weaponItem = weaponsOf(a.actor, ruleset).find((w) => w.id === payload.weapon);
+  if (!weaponItem) throw refuse("not_weapon", t("FIREFIGHT.ui.gmRolls.weapon", "{name} carries no such weapon", { name: a.name }));
+  // The options are the player's choice: only the dialog's fields (the engine checks their values).
+  const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => k);
+  const known = new Set(fields.map((f) => f.name));
+  const options = payload.options && typeof payload.options === "object" && !Array.isArray(payload.options) ? payload.options : {};
+  const extra = Object.keys(options).find((k) => !known.has(k));
+  if (extra) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: `options.${extra}` }));
+  const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options, settings: rulesetSettings(ruleset) });
+  const reply = await resolveWithEntropy(engine, request);
+  const rollMode = ROLL_MODES.has(payload.rollMode) ? payload.rollMode : null;
+  const message = await postCard(reply, request, a, { rolledFor: sender.id, rollMode });
+  return { messageId: message?.id ?? null };
+}
+
+/** A player's shot rolled by the active GM's client: resolves the ChatMessage (or throws why not). */
+async function shootThroughGM(a, b, choice) {
+  const reply = await ask("shoot", {
+    attacker: tokenAddress(a), target: tokenAddress(b), weapon: choice.weaponItem?.id ?? null, options: choice.options,
+    rollMode: game.settings.settings?.has?.("core.rollMode") ? game.settings.get("core", "rollMode") : null,
+  });
+  if (!reply.ok) throw new Error(reply.reason ?? reply.code);
+  // The message reaches this client as a document of the world (it may follow the reply).
+  for (let waited = 0; waited < 10000; waited += 50) {
+    const message = game.messages.get(reply.messageId);
+    if (message) return message;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(t("FIREFIGHT.ui.gmRolls.lost", "The GM rolled the shot, but its card did not arrive."));
 }
 
 /**
@@ -220,13 +286,21 @@ export async function shoot(engine, { attacker, target, weapon, options, dialog 
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
       choice = { weaponItem, options: { ...defaultValues(fields), ...auto, ...(options ?? {}) } };
     }
-    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
-    const reply = await resolveWithEntropy(engine, request);
-    if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
-    const message = await postCard(reply, request, a);
+    let message;
+    if (!game.user?.isGM && gmRollsShots()) {
+      // The world wants dice a player's client cannot choose: the active GM's client rolls.
+      message = await shootThroughGM(a, b, choice);
+      request = message.flags?.[MODULE_ID]?.request ?? null;
+    } else {
+      request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
+      const reply = await resolveWithEntropy(engine, request);
+      if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
+      message = await postCard(reply, request, a);
+    }
+    const result = message?.flags?.[MODULE_ID]?.result ?? null;
     for (const fn of shotListeners) {
       try {
-        await fn({ ruleset, a, b, request, result: reply.result, message });
+        await fn({ ruleset, a, b, request, result, message });
       } catch (err) {
         reportError(err);
       }

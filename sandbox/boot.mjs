@@ -65,13 +65,19 @@ function makeUsers() {
   return { users, me };
 }
 
-/** game.socket: the module socket between the table's pages (the emitter does not hear itself). */
+/**
+ * game.socket: the module socket between the table's pages (the emitter does not hear itself).
+ * A handler is called with (data, senderId): the sender's user id is set by the "server" (here
+ * the emitting page's socket, outside the payload), never read from the data, as Foundry's server
+ * does (socketlib's `game.socket.on` handler `_onSocketReceived(message, senderId)`,
+ * manuelVo/foundryvtt-socketlib src/socketlib.js).
+ */
 function makeSocket() {
   const listeners = new Map();
-  net.on("socket", ({ name, data }) => {
+  net.on("socket", ({ name, data, sender }) => {
     for (const fn of listeners.get(name) ?? []) {
       try {
-        fn(data);
+        fn(data, sender);
       } catch (err) {
         console.error("socket listener", err);
       }
@@ -86,7 +92,7 @@ function makeSocket() {
       listeners.delete(name);
     },
     emit(name, data) {
-      net.send("socket", { name, data: structuredClone(data) });
+      net.send("socket", { name, data: structuredClone(data), sender: game.user.id });
     },
   };
 }

@@ -20,15 +20,18 @@ USERS = ("Gamemaster", "Player 1", "Player 2")
 SHOOT_JS = (
     "async () => (await game.modules.get('firefight').api.shoot({dialog: false}))?.id ?? null"
 )
+# The actor's data and statuses; its apply records (`applied`, kept for Undo) are checked apart.
 STATE_JS = """(name) => {
     const a = game.actors.getName(name);
-    return {flags: a.flags.firefight, statuses: [...a.statuses].sort()};
+    const {applied, ...flags} = a.flags.firefight;
+    return {flags, statuses: [...a.statuses].sort()};
 }"""
 HP_JS = """(name) => {
     const soe = game.actors.getName(name).flags.firefight.soe;
     return soe.hp ?? soe.hp_max;
 }"""
 FLAGS_OF_JS = "(id) => game.messages.get(id)?.flags.firefight ?? null"
+RECORD_JS = "([name, id]) => game.actors.getName(name).flags.firefight.applied?.[id] ?? null"
 
 
 class Tables:
@@ -64,8 +67,8 @@ class Tables:
         self.wait_all("(on) => game.settings.get('firefight', 'autoApply') === on", on)
 
 
-@pytest.fixture(scope="module")
-def tables(server: str, browser: Any) -> Iterator[Tables]:
+def open_tables(server: str, browser: Any) -> Iterator[Tables]:
+    """The GM, Player 1 and Player 2, each in their own page of one new browser context."""
     context = browser.new_context(viewport={"width": 1440, "height": 860})
     pages: dict[str, Table] = {}
     for user in USERS:
@@ -87,6 +90,11 @@ def tables(server: str, browser: Any) -> Iterator[Tables]:
         t.page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     yield Tables(pages)
     context.close()
+
+
+@pytest.fixture(scope="module")
+def tables(server: str, browser: Any) -> Iterator[Tables]:
+    yield from open_tables(server, browser)
 
 
 def test_every_page_is_its_own_user(tables: Tables) -> None:
@@ -115,8 +123,12 @@ def test_player_shot_is_applied_by_the_gm(tables: Tables) -> None:
     tables.wait_all(f"() => ({HP_JS})('{RHINO}') === {before - loss}")
     applied = tables.gm.page.evaluate(FLAGS_OF_JS, mid)["applied"]
     assert applied["by"] == "sandboxPlayer001"
-    (record,) = applied["actors"].values()
-    assert record["name"] == RHINO
+    (summary,) = applied["actors"].values()
+    assert summary["name"] == RHINO
+    # The record Undo uses is kept on the actor, written by the GM.
+    record = tables.gm.page.evaluate(RECORD_JS, [RHINO, mid])
+    assert record["by"] == "sandboxPlayer001"
+    assert record["gm"] == "sandboxGamemastr"
     assert record["before"]["hp"] == before or (before == 65 and "hp" in record["before"])
     assert record["after"]["hp"] == before - loss
     tables.p1.page.locator(f'[data-message-id="{mid}"] .ff-applied-state').wait_for()
@@ -202,9 +214,9 @@ def test_undo_restores_the_target_exactly(tables: Tables) -> None:
 
 FORGE_JS = """([mid, hash]) => new Promise((resolve) => {
     const requestId = 'forged-' + Math.random();
-    game.socket.on('module.firefight', (d) => { if (d.requestId === requestId) resolve(d); });
+    game.socket.on('module.firefight', (d) => { if (d.requestId === requestId) resolve(d.reply); });
     game.socket.emit('module.firefight',
-        {type: 'apply', requestId, messageId: mid, hash, userId: game.user.id});
+        {type: 'apply', requestId, payload: {messageId: mid, hash}});
 })"""
 
 
@@ -332,7 +344,7 @@ def test_apply_is_atomic_and_a_double_click_applies_once(tables: Tables) -> None
     card.locator('[data-firefight-action="apply-effects"]').dblclick()
     tables.wait_all("(id) => Boolean(game.messages.get(id).flags.firefight.applied)", mid)
     hit = gm.evaluate(STATE_JS, OFFICER)
-    record = next(iter(gm.evaluate(FLAGS_OF_JS, mid)["applied"]["actors"].values()))
+    record = gm.evaluate(RECORD_JS, [OFFICER, mid])
     assert record["before"] == state0["flags"]["soe"]
     assert hit["flags"]["soe"] == record["after"]
     # A third request (the API, as a macro would) is refused: applied once.

@@ -1,0 +1,172 @@
+// The GM's check of a request a player's client built (reliability audit D4): the request inside
+// a result must be the one the table gives. The GM's client rebuilds a shot with the same builder
+// the shooter's client used (request.mjs `buildRequest`) from the real tokens, the shooter's own
+// item, the range it measures and the world's settings, and compares; what the player chose
+// (the dialog's options, checked by the engine against their schema, the weapon among the
+// shooter's items, the target among the scene's tokens) is taken from the request. Every other
+// action's participants, weapon and settings are checked the same way.
+//
+// An actor's data may have changed since the shot was posted (other hits applied meanwhile): its
+// data in the request may be its current data or any data an apply record on it says it had
+// since shortly before the message was posted (apply.mjs keeps those records on the actor).
+import { MODULE_ID } from "./config.mjs";
+import { t } from "./i18n.mjs";
+import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant } from "./request.mjs";
+import { rulesetSettings } from "./settings.mjs";
+import { currentRuleset, measureRange } from "./shoot.mjs";
+import { rulesetSchema, actionVariant, planRequest } from "./actions.mjs";
+
+/** How long before its message a shot may have been built (dialog open, engine resolving). */
+export const SHOT_BUILD_WINDOW_MS = 10 * 60 * 1000;
+
+/** Pure: JSON equality with keys in any order (undefined keys ignored). */
+function same(a, b) {
+  return canon(a) === canon(b);
+}
+function canon(v) {
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
+  return `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(",")}}`;
+}
+
+/** Pure: the first path at which two JSON values differ ("target.stats.toughness"), or null. */
+export function firstDifference(expected, actual, path = "") {
+  if (same(expected, actual)) return null;
+  const isObj = (v) => v && typeof v === "object";
+  if (isObj(expected) && isObj(actual) && Array.isArray(expected) === Array.isArray(actual)) {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
+    for (const k of keys) {
+      const d = firstDifference(expected[k], actual[k], path ? `${path}.${k}` : k);
+      if (d) return d;
+    }
+  }
+  return path || "request";
+}
+
+/** Pure: the participants of a request: [{path, p}] (objects with actor_id/token_id, in lists too). */
+export function participantsOf(request) {
+  const out = [];
+  const isP = (v) => v && typeof v === "object" && !Array.isArray(v) && (v.actor_id || v.token_id);
+  for (const [k, v] of Object.entries(request ?? {})) {
+    if (isP(v)) out.push({ path: k, p: v });
+    else if (Array.isArray(v)) v.forEach((x, i) => { if (isP(x)) out.push({ path: `${k}.${i}`, p: x }); });
+  }
+  return out;
+}
+
+/**
+ * The data (flags.firefight.<ruleset>) an actor may be shown with in a request posted at `since`:
+ * its current data, and the before/after of every result applied to it from shortly before then.
+ */
+export function knownStates(actor, ruleset, since = 0) {
+  const states = [rulesetData(actor, ruleset) ?? {}];
+  for (const rec of Object.values(actor?.flags?.[MODULE_ID]?.applied ?? {})) {
+    if (!rec || rec.ruleset !== ruleset || Number(rec.at ?? 0) < since - SHOT_BUILD_WINDOW_MS) continue;
+    if (rec.before) states.push(rec.before);
+    if (rec.after) states.push(rec.after);
+  }
+  return states;
+}
+
+class Mismatch extends Error {
+  constructor(field, reason) {
+    super(reason);
+    this.field = field;
+  }
+}
+
+/** A participant's data must be a state its actor had: `stats` (shots), or the stats' keys (actions). */
+function checkParticipantData(path, p, actor, ruleset, since) {
+  const states = knownStates(actor, ruleset, since);
+  if (p.stats !== undefined) {
+    if (!states.some((s) => same(s, p.stats))) {
+      throw new Mismatch(firstDifference(states[0], p.stats, `${path}.stats`), t("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
+    }
+    return;
+  }
+  const fits = (s) => Object.keys(s).every((k) => !(k in p) || same(s[k], p[k]));
+  if (!states.some(fits)) {
+    const k = Object.keys(states[0]).find((key) => key in p && !same(states[0][key], p[key]));
+    throw new Mismatch(`${path}.${k}`, t("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
+  }
+}
+
+function itemsOf(actor) {
+  const items = actor?.items;
+  return items?.contents ?? [...(items?.values?.() ?? [])];
+}
+
+/**
+ * GM: does a request match the table? Resolves null, or {field, reason}. `actorFor` finds a
+ * participant's actor (apply.mjs), `since` is the message's timestamp.
+ */
+export async function worldMismatch(engine, request, { actorFor, since = 0 } = {}) {
+  try {
+    await check(engine, request ?? {}, actorFor, since);
+    return null;
+  } catch (err) {
+    if (err instanceof Mismatch) return { field: err.field, reason: err.message };
+    throw err;
+  }
+}
+
+async function check(engine, request, actorFor, since) {
+  const ruleset = currentRuleset();
+  if (request.ruleset !== ruleset) throw new Mismatch("ruleset", t("FIREFIGHT.ui.verify.ruleset", "not the world's ruleset"));
+  const action = request.action ?? "attack";
+  const actors = new Map();
+  for (const { path, p } of participantsOf(request)) {
+    const actor = actorFor({ actorId: p.actor_id, tokenId: p.token_id });
+    if (!actor) throw new Mismatch(path, t("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
+    if (p.actor_id && actor.id !== p.actor_id) throw new Mismatch(`${path}.actor_id`, t("FIREFIGHT.ui.verify.actor", "not the token's actor"));
+    checkParticipantData(path, p, actor, ruleset, since);
+    if (p.armor !== undefined && !same(p.armor, equippedArmor(actor, ruleset).map((i) => itemEntry(i, ruleset)))) {
+      throw new Mismatch(`${path}.armor`, t("FIREFIGHT.ui.verify.armor", "not the armor {name} wears", { name: actor.name }));
+    }
+    actors.set(path, actor);
+  }
+  // The weapon: one of the acting actor's own items, with its data as it is.
+  if (request.weapon) {
+    const acting = actingParticipant(request);
+    const owner = acting ? actorFor({ actorId: acting.actor_id, tokenId: acting.token_id }) : null;
+    const item = itemsOf(owner).find((i) => i.id === request.weapon.item_id);
+    if (!item) throw new Mismatch("weapon.item_id", t("FIREFIGHT.ui.verify.weapon", "not an item of the shooter"));
+    const d = firstDifference(itemEntry(item, ruleset), request.weapon, "weapon");
+    if (d) throw new Mismatch(d, t("FIREFIGHT.ui.verify.item", "not the data of {name}", { name: item.name }));
+  }
+  // The world's settings, as every request of an action that takes them carries them.
+  let takesSettings = action === "attack";
+  if (!takesSettings) {
+    const schema = await rulesetSchema(engine, ruleset);
+    const variant = actionVariant(schema.request, action);
+    if (!variant) throw new Mismatch("action", t("FIREFIGHT.ui.verify.action", "no such action"));
+    takesSettings = planRequest(variant, schema.request).settings;
+  }
+  const settings = rulesetSettings(ruleset);
+  if (takesSettings ? !same(request.settings ?? {}, settings) : request.settings !== undefined) {
+    throw new Mismatch(firstDifference(takesSettings ? settings : undefined, request.settings, "settings"),
+      t("FIREFIGHT.ui.verify.settings", "not the world's settings"));
+  }
+  if (action !== "attack") return;
+  // A shot: rebuilt with the builder the shooter's client used, from the tokens, the item, the
+  // range measured here and the world's settings; the player's choices are its options.
+  const aDoc = actorFor.tokenOf?.(request.attacker?.token_id);
+  const bDoc = actorFor.tokenOf?.(request.target?.token_id);
+  if (!aDoc || !bDoc) throw new Mismatch(aDoc ? "target.token_id" : "attacker.token_id", t("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
+  const a = aDoc.object ?? aDoc;
+  const b = bDoc.object ?? bDoc;
+  // The range is measured when the GM's client shows the scene (a token's placeable has a centre).
+  let range = request.range;
+  if (a.center && b.center && canvas?.scene?.id === aDoc.parent?.id) range = measureRange(a, b);
+  const weaponItem = itemsOf(actors.get("attacker")).find((i) => i.id === request.weapon?.item_id);
+  const rebuilt = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options: request.options ?? {}, settings });
+  // The data of each side as the request has it, once known to be a state the actor had.
+  rebuilt.attacker.stats = request.attacker.stats;
+  rebuilt.target.stats = request.target.stats;
+  const d = firstDifference(rebuilt, request);
+  if (d) {
+    const reason = d.startsWith("range") ? t("FIREFIGHT.ui.verify.range", "not the range between the tokens (did they move?)")
+      : t("FIREFIGHT.ui.verify.shot", "not what the table gives");
+    throw new Mismatch(d, reason);
+  }
+}

@@ -282,7 +282,7 @@ export class ChitActivation {
       ui.notifications?.warn(`Firefight: ${t("FIREFIGHT.ui.combat.noGM", "A GM must be connected to end the turn: the GM's client keeps the activation order.")}`);
       return;
     }
-    game.socket?.emit(SOCKET, { type: "combat-turn", combatId: combat.id, round: state.round, index: state.index, direction, userId: game.user.id });
+    game.socket?.emit(SOCKET, { type: "combat-turn", combatId: combat.id, round: state.round, index: state.index, direction });
   }
 
   /**
@@ -295,11 +295,12 @@ export class ChitActivation {
     const combat = game.combats?.get?.(data.combatId);
     const state = stateOf(combat);
     if (!combat || !state?.list || state.round !== data.round || state.index !== data.index) return null;
-    const user = game.users?.get?.(senderId ?? data.userId);
+    // Who ended the turn is the socket's sender (Foundry names it), never a payload field.
+    const user = game.users?.get?.(senderId);
     const unit = combat.combatants?.get?.(state.list[state.index]?.combatantId);
     if (!user || !unit?.testUserPermission?.(user, "OWNER")) {
       console.warn("Firefight |", t("FIREFIGHT.ui.combat.notYours", "{user} may not end this turn: {name} is not theirs.",
-        { user: user?.name ?? String(senderId ?? data.userId), name: unit?.name ?? "?" }));
+        { user: user?.name ?? String(senderId), name: unit?.name ?? "?" }));
       return null;
     }
     const { round, turn, next } = this.nextStep(combat, state, data.direction < 0 ? -1 : 1);

@@ -12,7 +12,7 @@ import { withActor } from "./writes.mjs";
 import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/index.mjs";
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
-import { runAction, registerExtraAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
+import { registerExtraAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
 import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween } from "./geometry.mjs";
 
 const localize = (k) => game.i18n.localize(k);

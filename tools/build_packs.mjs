@@ -153,7 +153,7 @@ async function loadSource(source) {
     try {
       docs.push({ file, doc: JSON.parse(text) });
     } catch (err) {
-      throw new Error(`${source.name}/${file}: invalid JSON: ${err.message}`);
+      throw new Error(`${source.name}/${file}: invalid JSON: ${err.message}`, { cause: err });
     }
   }
   if (!docs.length) throw new Error(`${source.name}: no documents in ${dir}`);

@@ -163,7 +163,8 @@ test("a player's End Turn writes no flags: the turn/round update stays put and t
   chits.onCombatTurn(combat, data, { direction: 1 });
   // Only turn and round (Foundry allows the owner that), on Bob's activation: what the GM writes.
   assert.deepEqual(data, { round: 1, turn: 1 });
-  assert.deepEqual(sent, [["module.firefight", { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1, userId: "p1" }]]);
+  // No user id in the payload: the GM takes the sender Foundry names.
+  assert.deepEqual(sent, [["module.firefight", { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1 }]]);
   // Past the last combatant Foundry calls nextRound: the same, never a flag.
   const last = { round: 2, turn: 0 };
   chits.onCombatRound(combat, last, { direction: 1 });
@@ -174,7 +175,10 @@ test("a player's End Turn writes no flags: the turn/round update stays put and t
 test("the active GM ends the turn for the current combatant's owner, once", async () => {
   const { combat, calls } = fakeTable({ isGM: true });
   const chits = new ChitActivation(null, null);
-  const ask = { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1, userId: "p1" };
+  const ask = { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1 };
+  // A payload naming the owner does not speak for another sender.
+  await chits.onSocket({ ...ask, userId: "p1" }, "p2");
+  assert.equal(calls.length, 0);
   await chits.onSocket(ask, "p1");
   assert.equal(calls.length, 1);
   assert.deepEqual([calls[0].round, calls[0].turn, calls[0]["flags.firefight.activations"].index], [1, 1, 1]);

@@ -12,6 +12,9 @@ import pytest
 EXAMPLES = Path(__file__).parent / "examples"
 PACK_SOURCES = Path(__file__).resolve().parents[2] / "packs" / "_source"
 IN_PYODIDE = sys.platform == "emscripten"
+# One attack example a ruleset (the requests every-option and fuzz tests start from).
+RULESET_EXAMPLES = ["soe_rhino.json", "percentile_rifleman.json", "dpv_attack.json",
+                    "shock_dshk.json"]
 
 
 def example(name: str) -> dict[str, Any]:

@@ -11,13 +11,12 @@ import json
 from typing import Any
 
 import pytest
-from _examples import IN_PYODIDE, example
+from _examples import IN_PYODIDE, RULESET_EXAMPLES, example
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firefight import bridge
 
-EXAMPLES = ["soe_rhino.json", "percentile_rifleman.json", "dpv_attack.json", "shock_dshk.json"]
 MARKUP = '<img src=x onerror="alert(1)">'
 
 
@@ -33,7 +32,7 @@ def _result(name: str) -> dict[str, Any]:
     return result
 
 
-RESULTS = {name: _result(name) for name in EXAMPLES}
+RESULTS = {name: _result(name) for name in RULESET_EXAMPLES}
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -63,7 +62,7 @@ MUTANTS = st.one_of(
 
 def _messages(data: st.DataObject) -> dict[str, Any]:
     op = data.draw(st.sampled_from(["resolve", "odds", "card", "apply", "schema"]))
-    name = data.draw(st.sampled_from(EXAMPLES))
+    name = data.draw(st.sampled_from(RULESET_EXAMPLES))
     if op in ("resolve", "odds"):
         msg: dict[str, Any] = {"op": op, "request": copy.deepcopy(example(name)),
                                "entropy": [0.5] * 4000, "lang": "de"}

@@ -6,11 +6,10 @@ import copy
 from typing import Any
 
 import pytest
-from _examples import example
+from _examples import RULESET_EXAMPLES, example
 
 import firefight
 
-EXAMPLES = ["soe_rhino.json", "percentile_rifleman.json", "dpv_attack.json", "shock_dshk.json"]
 SEEDS = range(4)
 
 
@@ -48,7 +47,7 @@ def _variants(name: str) -> list[dict[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("name", RULESET_EXAMPLES)
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_no_card_line_shows_a_raw_key(name: str, lang: str) -> None:
     rendered = 0

@@ -19,15 +19,7 @@ from firefight.bridge import handle
 from firefight.rulesets.percentile import rules as percentile
 from firefight.rulesets.shock import rules as shock
 
-PERCENTILE_60: dict[str, Any] = {
-    "ruleset": "percentile", "action": "attack",
-    "attacker": {"name": "Rifleman", "stats": {"life_force": 100}},
-    "target": {"name": "Upright man", "stats": {"life_force": 100}},
-    "weapon": {"name": "Semi-automatic rifle", "weapon_class": "rifle", "action": "semi",
-               "magazine": 60},
-    "range": {"value": 30, "units": "in"},
-    "options": {"rounds": 60},
-}
+PERCENTILE_60 = example("percentile_semi_60.json")  # semi-automatic, 60 rounds
 
 
 # --- exact odds: the same fractions as the old code ----------------------------------------------

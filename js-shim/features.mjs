@@ -167,7 +167,10 @@ function sceneOptions({ a, b }) {
 }
 
 async function clearSighting(actor) {
-  if (actor?.flags?.[MODULE_ID]?.sighting && actor.isOwner) await actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
+  if (!actor?.isOwner) return;
+  await withActor(actor, async () => {
+    if (actor.flags?.[MODULE_ID]?.sighting) await actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
+  });
 }
 
 /** "Sight in": one more consecutive chance spent sighting in on the target (no roll). */
@@ -177,10 +180,14 @@ async function sightIn(opts = {}) {
     const b = opts.target?.object ?? opts.target ?? [...game.user.targets].find((tk) => tk !== a);
     if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
     if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
-    const n = (a.actor.flags?.[MODULE_ID]?.sighting?.[b.id]?.n ?? 0) + 1;
-    // Sighting in on another target starts over: only this target is kept.
-    await a.actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
-    await a.actor.update({ [`flags.${MODULE_ID}.sighting`]: { [b.id]: { n, round: game.combat?.round ?? null } } });
+    // In the actor's write queue, counting from its data there (reliability audit D9).
+    const n = await withActor(a.actor, async () => {
+      const next = (a.actor.flags?.[MODULE_ID]?.sighting?.[b.id]?.n ?? 0) + 1;
+      // Sighting in on another target starts over: only this target is kept.
+      await a.actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
+      await a.actor.update({ [`flags.${MODULE_ID}.sighting`]: { [b.id]: { n: next, round: game.combat?.round ?? null } } });
+      return next;
+    });
     return postNote(escapeHTML(t("FIREFIGHT.ui.actions.note.sightIn", "{name} sights in on {target} ({n}).",
       { name: a.name, target: b.name, n })), a, { sighting: { target: b.id, n } });
   } catch (err) {

@@ -135,11 +135,15 @@ function wireSection(engine, root, actor, ruleset, schema) {
   });
   on("sheet-init", async () => {
     const stats = await validateStats(engine, actor, ruleset, {});
-    await actor.update({ [`flags.${MODULE_ID}.${ruleset}`]: stats });
+    await withActor(actor, async () => {
+      if (actor.flags?.[MODULE_ID]?.[ruleset]) return; // added meanwhile: keep it
+      await actor.update({ [`flags.${MODULE_ID}.${ruleset}`]: stats });
+    });
   });
   on("sheet-equip", async (ev, el) => {
+    // An item of the actor: its worn armor counts in the actor's next to-damage line.
     const item = actor.items.get(el.closest("[data-item-id]").dataset.itemId);
-    await item?.update({ [`flags.${MODULE_ID}.equipped`]: el.checked });
+    await withActor(actor, () => item?.update({ [`flags.${MODULE_ID}.equipped`]: el.checked }));
   });
   on("sheet-clear-condition", async (ev, el) => {
     const index = Number(el.closest("[data-index]").dataset.index);

@@ -231,7 +231,8 @@ export async function explodeAt(api, engine, point, { power, name = "", options 
   const blast = probe.result.effects.find((e) => e.kind === spec.blast)?.params ?? {};
   await drawBlast(point, blast, { label: name });
   const ppm = pixelsPerMetre(canvas.grid, metresPerSceneUnit());
-  const reach = Math.max(blast.outer_radius_m ?? 0, blast.burst_radius_m ?? 0);
+  // Everyone the blast can touch: the engine's reach (a concussion carries past the fragments).
+  const reach = blast.reach_m ?? Math.max(blast.outer_radius_m ?? 0, blast.burst_radius_m ?? 0);
   const inside = canvas.tokens.placeables.filter((tk) => rulesetData(tk.actor, ruleset) && inCircle(tk.center, point, reach * ppm));
   if (!inside.length) {
     await postNote(escapeHTML(t("FIREFIGHT.ui.actions.note.nobodyInside", "{name}: nobody inside the blast.", { name: name || "—" })), null);

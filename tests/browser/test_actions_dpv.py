@@ -39,8 +39,9 @@ SCENE_JS = """([a, b]) => {
                                                             blast: t.flags.firefight.blast})),
             drawn: document.querySelectorAll('#scene .templates .template').length};
 }"""
-INSIDE_JS = """([x, y]) => canvas.tokens.placeables
-    .filter((t) => Math.hypot(t.center.x - x, t.center.y - y) <= 200).map((t) => t.name)"""
+# Tokens within `metres` of a scene point (20 px a metre).
+INSIDE_JS = """([x, y, metres]) => canvas.tokens.placeables
+    .filter((t) => Math.hypot(t.center.x - x, t.center.y - y) <= metres * 20).map((t) => t.name)"""
 WOUNDED_JS = """async (n) => {
     const actor = canvas.tokens.placeables.find((t) => t.name === n).actor;
     await actor.update({effects: [], 'flags.firefight.dpv.shock': 2, 'flags.firefight.conditions': [
@@ -122,7 +123,11 @@ def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_ta
     assert blasts["outer"]["distance"] == 10
     dpv_table.shot("44-dpv-grenade-deviation")
     explosion = page.evaluate(f"() => {LAST}.request")
-    inside = page.evaluate(INSIDE_JS, [land["x"], land["y"]])
+    blast = next(e["params"] for e in page.evaluate(f"() => {LAST}.result.effects")
+                 if e["kind"] == "blast")
+    # Everyone the blast can touch: the fragments' 10 m, or the concussion's reach if farther.
+    assert blast["reach_m"] == max(blast["outer_radius_m"], blast["concussion_reach_m"])
+    inside = page.evaluate(INSIDE_JS, [land["x"], land["y"], blast["reach_m"]])
     assert target in inside
     assert sorted(f["name"] for f in explosion["targets"]) == sorted(inside)
     by_name = {f["name"]: f for f in explosion["targets"]}
@@ -212,3 +217,22 @@ def test_melee_strike_is_played_and_lands_on_the_target(dpv_table: Table) -> Non
     expected = (stats.get("strength", 10) + stats.get("skills", {}).get("melee", 0)) / 30
     assert abs(flags["result"]["outcome"]["dpv"] - expected) < 1e-9
     assert "FIREFIGHT." not in page.locator(".chat-message").last.inner_text()
+
+
+def test_an_explosion_without_fragments_still_reaches_by_concussion(dpv_table: Table) -> None:
+    # 2300ad EXPLOSIVES, Concussion: "affects every character within five meters. For each
+    # additional five meters ... halve": EP 3, no fragments, reaches 15 m (6, 3, 1.5 >= 1).
+    page = dpv_table.page
+    _shooter, target, *_ = _names(page)
+    centre = page.evaluate("(n) => canvas.tokens.placeables.find((t) => t.name === n).center",
+                           target)
+    point = {"x": centre["x"] + 12 * 20, "y": centre["y"]}  # 12 m east of the target
+    before = page.evaluate("() => game.messages.size")
+    page.evaluate("""(p) => game.modules.get('firefight').api.explodeAt(p,
+        {power: 3, name: 'Satchel (concussion only)', options: {fragmentation: false}})""", point)
+    flags = _last_after(page, before)
+    assert flags["request"]["action"] == "explosion"
+    names = [f["name"] for f in flags["request"]["targets"]]
+    assert target in names
+    figure = next(f for f in flags["request"]["targets"] if f["name"] == target)
+    assert figure["distance_m"] == pytest.approx(12)

@@ -149,3 +149,17 @@ def test_breaching() -> None:
     assert (result["outcome"]["penetration_cm"], result["outcome"]["diameter_cm"]) == (32, 12)
     thick = dict(request, thickness_cm=40)
     assert firefight.resolve(thick, dice=[])["outcome"]["hit"] is False
+
+
+@pytest.mark.parametrize(("ep", "tamped", "reach"), [
+    (Fraction(1, 2), False, 5), (Fraction(1), False, 10), (Fraction(3), False, 15),
+    (Fraction(10), False, 25), (Fraction(10), True, 20), (Fraction(1, 2), True, 0),
+])
+def test_concussion_reach(ep: Fraction, tamped: bool, reach: int) -> None:
+    # Hit "if the concussion value or less is thrown on 1D10": nobody where it is below 1.
+    assert explosives.concussion_reach(ep, tamped) == reach
+    blast = firefight.resolve({"ruleset": "dpv", "action": "explosion", "ep": float(ep),
+                               "targets": [], "options": {"fragmentation": False,
+                                                          "tamped": tamped}}, dice=[])
+    params = next(e["params"] for e in blast["effects"] if e["kind"] == "blast")
+    assert params["reach_m"] == max(params["outer_radius_m"], reach)

@@ -98,6 +98,19 @@ def concussion_value(ep: Fraction, distance_m: Fraction, tamped: bool = False) -
     return value
 
 
+def concussion_reach(ep: Fraction, tamped: bool = False) -> int:
+    """The farthest a concussion can hit: "hit ... if the concussion value or less is thrown on
+    1D10", so no one where the halved value is below 1 (2300ad EXPLOSIVES, Concussion)."""
+    c = tables().explosives["concussion"]
+    value = concussion_value(ep, Fraction(0), tamped)
+    if value < 1:
+        return 0
+    halvings = 0
+    while value / 2 ** (halvings + 1) >= 1:
+        halvings += 1
+    return int(c["inner_radius_m"]) + int(c["halving_step_m"]) * halvings
+
+
 def burst_radius(ep: Fraction) -> int:
     """5 m at EP 1, 5 m more per full doubling (EP 2: 10 m, EP 4: 15 m), 5 m less per halving;
     never below 0."""
@@ -124,15 +137,18 @@ def resolve_explosion(sheet: Sheet, request: ExplosionRequest) -> dict[str, Any]
     fragments = options.fragmentation or options.tamped
     radius = burst_radius(ep) if fragments else 0
     contact = ep * (tables().explosives["tamped_contact_factor"] if options.tamped else 1)
+    concussion_m = concussion_reach(ep, options.tamped)
+    reach = max(radius * 2, concussion_m)  # nobody farther is touched: the table gathers to it
     sheet.step("blast", "blast", kind="info",
                numbers={"ep": request.ep, "concussion_5m": num(concussion_value(
                    ep, Fraction(0), options.tamped)), "burst_radius_m": radius,
                         "outer_radius_m": radius * 2, "contact_dpv": num(contact),
-                        "tamped": options.tamped},
+                        "concussion_reach_m": concussion_m, "tamped": options.tamped},
                outcome="blast.info", source=f"{SRC_CONCUSSION}; {SRC_FRAGMENTS}; {SRC_TAMPED}")
-    sheet.effect("blast", value={"burst_radius_m": radius, "outer_radius_m": radius * 2},
+    sheet.effect("blast", value={"burst_radius_m": radius, "outer_radius_m": radius * 2,
+                                 "concussion_reach_m": concussion_m, "reach_m": reach},
                  label="blast", target="attacker", burst_radius_m=radius,
-                 outer_radius_m=radius * 2)
+                 outer_radius_m=radius * 2, concussion_reach_m=concussion_m, reach_m=reach)
     figures = [_blast_figure(sheet, request, figure, index, radius if fragments else None)
                for index, figure in enumerate(request.targets)]
     return {"hit": any(f["hits"] for f in figures), "burst_radius_m": radius,

@@ -74,6 +74,7 @@ export function effectsByActor(result) {
   const request = result?.request ?? {};
   const groups = new Map();
   for (const effect of result?.effects ?? []) {
+    if (effect?.on_actor === false) continue; // the table's alone (a blast drawn): nothing to apply
     const p = effect?.params ?? {};
     let actorId = p.actor_id ?? null;
     let tokenId = p.token_id ?? null;

@@ -21,6 +21,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, ValidationError
 
 from firefight.errors import FirefightError
+from firefight.models import TABLE_ONLY
 
 # States the rulesets use, and the Foundry core status effect each one shows on the token.
 STATE_STATUSES: dict[str, str] = {
@@ -34,8 +35,6 @@ STATE_STATUSES: dict[str, str] = {
     "knocked_down": "prone",
 }
 ALL_STATUSES = sorted(set(STATE_STATUSES.values()))
-# Effects for the table to act on (draw a landing point or a blast), not to keep on an actor.
-TABLE_ONLY = frozenset({"impact", "blast"})
 # States that end another: regaining consciousness, resuscitation, stabilizing, standing up.
 STATE_CLEARS: dict[str, tuple[str, ...]] = {
     "conscious": ("unconscious",),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 # Scene units the shim may send, in metres (soe works in metres; other rulesets convert).
 UNIT_METRES: dict[str, float] = {
@@ -124,6 +124,10 @@ class Step(Frozen):
     referee: bool = False
 
 
+# Effects for the table to act on (draw a landing point or a blast), not to keep on an actor.
+TABLE_ONLY = frozenset({"impact", "blast"})
+
+
 class Effect(Frozen):
     """What the result does to an actor; the table applies it (and can undo it)."""
 
@@ -133,6 +137,12 @@ class Effect(Frozen):
     value: Any = None
     label_key: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def on_actor(self) -> bool:
+        """False for an effect only the table acts on: no Apply for it (a grenade's miss)."""
+        return self.kind not in TABLE_ONLY
 
 
 class Note(Frozen):

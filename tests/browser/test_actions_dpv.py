@@ -106,6 +106,9 @@ def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_ta
     finally:
         page.evaluate(REAL_DICE)
     effects = page.evaluate(f"{MESSAGE}.result.effects", mid)
+    # The missed grenade itself hurts nobody: no Apply on its card (the thrower is not hit).
+    footer = page.locator(f'[data-message-id="{mid}"] [data-firefight-action="apply-effects"]')
+    assert footer.count() == 0
     impact = next(e["params"] for e in effects if e["kind"] == "impact")
     assert impact["forward_m"] == -1
     assert impact["right_m"] == 0

@@ -75,7 +75,7 @@ def test_example_1_rifleman_three_rounds(rifle: dict[str, Any]) -> None:
     assert result["effects"][0] == {
         "target": "target", "kind": "life_force", "delta": -19, "value": None,
         "label_key": "FIREFIGHT.percentile.effect.life_force",
-        "params": {"loss": 19, "before": 100, "after": 81}}
+        "params": {"loss": 19, "before": 100, "after": 81}, "on_actor": True}
 
 
 def test_example_2_submachine_gunner_burst(smg: dict[str, Any]) -> None:

@@ -38,7 +38,7 @@ def test_rhino_example_is_60_hp() -> None:
     assert result["outcome"]["state"] == "wounded"
     assert result["effects"][0] == {"target": "target", "kind": "hp", "delta": -60, "value": None,
                                     "label_key": "FIREFIGHT.soe.effect.hp",
-                                    "params": {"loss": 60}}
+                                    "params": {"loss": 60}, "on_actor": True}
 
 
 def bergmann_request() -> dict[str, Any]:

@@ -151,3 +151,16 @@ test("requests carry the token's UUID; only its owner (or a GM) acts with it", (
   assert.equal(actingParticipant({ attacker: { actor_id: "A" } }).actor_id, "A");
   assert.equal(actingParticipant({ targets: [] }), null);
 });
+
+test("effects only the table acts on (a missed grenade's impact and blast) are applied to nobody", () => {
+  const result = {
+    request: { attacker: { actor_id: "a1", token_id: "t1", name: "Thrower" } },
+    effects: [
+      { target: "attacker", kind: "impact", on_actor: false, params: { forward_m: -1 } },
+      { target: "attacker", kind: "blast", on_actor: false, params: { burst_radius_m: 5 } },
+    ],
+  };
+  assert.deepEqual(effectsByActor(result), []);
+  result.effects.push({ target: "attacker", kind: "hp", delta: -1, on_actor: true, params: {} });
+  assert.equal(effectsByActor(result).length, 1);
+});

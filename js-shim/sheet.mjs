@@ -102,7 +102,7 @@ export async function validateStats(engine, actor, ruleset, stats) {
   }
 }
 
-function wireSection(engine, root, actor, ruleset, schema) {
+function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
   const on = (action, fn) => root.querySelectorAll(`[data-firefight-action="${action}"]`).forEach((el) =>
     el.addEventListener(el.type === "checkbox" ? "change" : "click", async (ev) => {
       ev.preventDefault?.();
@@ -129,6 +129,7 @@ function wireSection(engine, root, actor, ruleset, schema) {
       for (const k of changed) next[k] = edited[k];
       const stats = await validateStats(engine, actor, ruleset, next);
       showError(root, "");
+      saved(); // the draft is written: a re-render shows the actor's data again
       await actor.update(flagUpdate(ruleset, before, stats));
     });
     ui.notifications?.info(t("FIREFIGHT.ui.sheet.saved", "{name}: Firefight data saved.", { name: actor.name }));
@@ -162,13 +163,40 @@ function wireSection(engine, root, actor, ruleset, schema) {
   if (stats) validateStats(engine, actor, ruleset, stats).then(() => {}, (err) => showError(root, err.message));
 }
 
-function buildSection(engine, actor) {
+/**
+ * What the user typed into the form and has not saved, kept on the sheet (`holder`) across
+ * re-renders: an actor update (a hit applied meanwhile) redraws the tab, and the edits must
+ * survive it to be saved.
+ */
+function keepDraft(section, holder, key) {
+  if (holder._firefightDraft?.key !== key) holder._firefightDraft = { key, values: {} };
+  const draft = holder._firefightDraft.values;
+  for (const [name, value] of Object.entries(draft)) {
+    const el = section.querySelector(`.ff-sheet-form [name="${CSS.escape(name)}"]`);
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = Boolean(value);
+    else el.value = value;
+  }
+  const remember = (ev) => {
+    const el = ev.target;
+    if (!el?.name || !el.closest?.(".ff-sheet-form")) return;
+    draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
+  };
+  section.addEventListener("input", remember);
+  section.addEventListener("change", remember);
+  return () => { holder._firefightDraft = { key, values: {} }; };
+}
+
+function buildSection(engine, actor, holder = {}) {
   const ruleset = currentRuleset();
   const schema = statsSchema(ruleset);
   const section = document.createElement("section");
   section.className = "firefight-sheet";
   section.innerHTML = sectionHTML(actor, ruleset, schema);
-  wireSection(engine, section, actor, ruleset, schema);
+  // Wired first, so what it takes as "shown" is the actor's data; the draft goes on top.
+  let saved = () => {};
+  wireSection(engine, section, actor, ruleset, schema, () => saved());
+  saved = keepDraft(section, holder, `${actor.uuid ?? actor.id}|${ruleset}`);
   return section;
 }
 
@@ -209,7 +237,7 @@ export function onRenderActorSheet(engine, sheet, html) {
   const actor = sheet?.actor ?? sheet?.document;
   if (!root || !actor) return;
   for (const el of root.querySelectorAll(".firefight-sheet, .firefight-tab")) el.remove();
-  const section = buildSection(engine, actor);
+  const section = buildSection(engine, actor, sheet);
   const places = currentAdapter().sheet ?? {};
   const { nav, body } = tabPlaces(root, places);
   if (!nav || !body) {

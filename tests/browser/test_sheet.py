@@ -261,3 +261,25 @@ def test_the_firefight_tab_survives_re_renders_with_fresh_values(
         assert errors == []
     finally:
         context.close()
+
+
+def test_unsaved_edits_survive_a_redraw_and_are_saved_over_the_new_data(ready_table: Any) -> None:
+    # A hit applied while the referee types redraws the sheet: the typed value stays, and Save
+    # writes it over the actor's new data (the hit kept).
+    page = ready_table.page
+    ready_table.reset()
+    sheet = _open_sheet(ready_table, OFFICER)
+    sheet.locator("nav .firefight-tab").click()
+    sheet.locator('.firefight-sheet [name="opt.marksmanship"]').fill("17")
+    page.evaluate("(n) => game.actors.getName(n).update({'flags.firefight.soe.hp': 3})", OFFICER)
+    field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
+    page.wait_for_function("""() => document.querySelectorAll('.firefight-sheet').length > 0""")
+    assert field.input_value() == "17"
+    sheet.locator('.firefight-sheet [data-firefight-action="sheet-save"]').click()
+    page.wait_for_function(
+        "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 17", arg=OFFICER)
+    assert page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe.hp", OFFICER) == 3
+    # Saved: a later redraw shows the actor's data, not an old draft.
+    page.evaluate("(n) => game.actors.getName(n).update({'flags.firefight.soe.hp': 8})", OFFICER)
+    assert field.input_value() == "17"
+    sheet.locator('[data-action="close"]').first.click()

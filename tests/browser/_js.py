@@ -17,3 +17,9 @@ AIM_JS = """([shooter, target]) => {
     by(shooter).control();
     by(target).setTarget(true);
 }"""
+# The Shoot dialog's odds have settled on a percentage.
+SETTLED_JS = """() => {
+    const o = document.querySelector('[data-firefight-odds]');
+    return o && !o.classList.contains('pending')
+        && o.querySelector('[data-odds-value]').textContent.includes('%');
+}"""

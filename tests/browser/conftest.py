@@ -11,7 +11,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +110,26 @@ def table(server: str, browser: Any) -> Iterator[Table]:
 def ready_table(table: Table) -> Table:
     table.page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     return table
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str], list[str]]]]:
+    """A fresh page (its own context: a fresh world) at a URL; returns (page, every request it
+    and its worker made, page errors). Closed at the end of the test."""
+    contexts: list[Any] = []
+
+    def open_(url: str, viewport: dict[str, int] | None = None
+              ) -> tuple[Any, list[str], list[str]]:
+        context = browser.new_context(viewport=viewport or {"width": 1440, "height": 860})
+        contexts.append(context)
+        requests: list[str] = []
+        errors: list[str] = []
+        context.on("request", lambda r: requests.append(r.url))
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        return page, requests, errors
+
+    yield open_
+    for context in contexts:
+        context.close()

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from _js import SETTLED_JS
 from conftest import BOOT_TIMEOUT_MS, Table
 
 RIFLEMAN = "Rifleman Aldo Ferri"
@@ -22,11 +23,6 @@ WORKER_PATH = "/modules/firefight/js-shim/engine-worker.mjs"
 # What the worker URL serves instead: the test worker (which loads the real one with a query).
 WRAPPER = 'import "/modules/firefight/tests/pyodide/engine-test-worker.mjs";\n'
 ENGINE = "game.modules.get('firefight').api.engine"
-SETTLED_JS = """() => {
-    const o = document.querySelector('[data-firefight-odds]');
-    return o && !o.classList.contains('pending')
-        && o.querySelector('[data-odds-value]').textContent.includes('%');
-}"""
 FIRE = 'dialog.application button[data-action="fire"]'
 
 

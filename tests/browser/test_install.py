@@ -43,27 +43,6 @@ def serve() -> Iterator[Callable[..., str]]:
         proc.wait(timeout=10)
 
 
-@pytest.fixture
-def open_page(browser: Any) -> Iterator[Callable[[str], tuple[Any, list[str], list[str]]]]:
-    """A fresh page at a URL; returns (page, every request it and its worker made, page errors)."""
-    contexts: list[Any] = []
-
-    def open_(url: str) -> tuple[Any, list[str], list[str]]:
-        context = browser.new_context(viewport={"width": 1440, "height": 860})
-        contexts.append(context)
-        requests: list[str] = []
-        errors: list[str] = []
-        context.on("request", lambda r: requests.append(r.url))
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        return page, requests, errors
-
-    yield open_
-    for context in contexts:
-        context.close()
-
-
 def _open_compendium(page: Any, pack: str) -> Any:
     page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
     details = page.locator(f'.compendium-pack[data-pack="{pack}"]')

@@ -7,6 +7,7 @@ at 5 m squares is 25 m on every scene."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -39,53 +40,41 @@ MEASURE_JS = """([a, b]) => {
 
 @pytest.mark.parametrize("rule", list(DIAGONAL_RULES))
 def test_range_is_the_straight_line_under_each_diagonal_rule(
-        server: str, browser: Any, rule: str) -> None:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(f"{server}?diagonals={rule}")
-        page.wait_for_function("() => game.ready === true", timeout=30000)
-        page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
-        measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
-        # The sandbox grid measures as v13 documents it, and reports the straight line too.
-        assert measured["distance"] == pytest.approx(DIAGONAL_RULES[rule])
-        assert measured["euclidean"] == pytest.approx(25)
-        assert measured["diagonals"] == (0 if rule == "ILLEGAL" else 3)
-        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-        # As a person shoots: select, target, Shoot, Fire.
-        page.locator(f'.token[data-name="{RIFLEMAN}"]').click()
-        page.locator(f'.token[data-name="{RHINO}"]').click(button="right")
-        page.click("#shoot-button")
-        dialog = page.locator("dialog.application .firefight-shot")
-        dialog.wait_for()
-        assert dialog.locator(".ff-range").inner_text() == "25 m"
-        before = page.evaluate("() => game.messages.size")
-        page.click('dialog.application button[data-action="fire"]')
-        page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
-        sent = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request.range")
-        assert sent == {"value": 25, "units": "m"}
-        assert errors == []
-    finally:
-        context.close()
+        server: str, open_page: Callable[..., Any], rule: str) -> None:
+    page, _, errors = open_page(f"{server}?diagonals={rule}")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
+    measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
+    # The sandbox grid measures as v13 documents it, and reports the straight line too.
+    assert measured["distance"] == pytest.approx(DIAGONAL_RULES[rule])
+    assert measured["euclidean"] == pytest.approx(25)
+    assert measured["diagonals"] == (0 if rule == "ILLEGAL" else 3)
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    # As a person shoots: select, target, Shoot, Fire.
+    page.locator(f'.token[data-name="{RIFLEMAN}"]').click()
+    page.locator(f'.token[data-name="{RHINO}"]').click(button="right")
+    page.click("#shoot-button")
+    dialog = page.locator("dialog.application .firefight-shot")
+    dialog.wait_for()
+    assert dialog.locator(".ff-range").inner_text() == "25 m"
+    before = page.evaluate("() => game.messages.size")
+    page.click('dialog.application button[data-action="fire"]')
+    page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
+    sent = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request.range")
+    assert sent == {"value": 25, "units": "m"}
+    assert errors == []
 
 
 @pytest.mark.parametrize(("system", "grid"), [("worldbuilding", 20), ("dnd5e", 20), ("pf2e", 25)])
 def test_the_diagonal_rule_is_a_world_setting_with_the_systems_default(
-        server: str, browser: Any, system: str, grid: float) -> None:
+        server: str, open_page: Callable[..., Any], system: str, grid: float) -> None:
     # foundryvtt#9998: "All scenes with a square grid in the world use the diagonal rule defined
     # by the Square Grid Diagonals (core.gridDiagonals) world setting"; #9999: the system's
     # manifest gives its default (pf2e: ALTERNATING_1).
-    context = browser.new_context()
-    page = context.new_page()
-    try:
-        page.goto(f"{server}?system={system}")
-        page.wait_for_function("() => game.ready === true", timeout=30000)
-        page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
-        measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
-        assert measured["distance"] == pytest.approx(grid)
-        assert measured["rule"] == page.evaluate('() => game.settings.get("core", "gridDiagonals")')
-        assert "diagonals" not in page.evaluate("() => canvas.scene.grid")
-    finally:
-        context.close()
+    page, _, _ = open_page(f"{server}?system={system}")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
+    measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
+    assert measured["distance"] == pytest.approx(grid)
+    assert measured["rule"] == page.evaluate('() => game.settings.get("core", "gridDiagonals")')
+    assert "diagonals" not in page.evaluate("() => canvas.scene.grid")

@@ -5,6 +5,7 @@ actor with its stats."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -210,57 +211,50 @@ def _tab_is_there_and_active(sheet: Any) -> None:
 
 @pytest.mark.parametrize("system", ["worldbuilding", "dnd5e"])
 def test_the_firefight_tab_survives_re_renders_with_fresh_values(
-        server: str, browser: Any, system: str) -> None:
+        server: str, open_page: Callable[..., Any], system: str) -> None:
     """Open the sheet as a person does, switch to the Firefight tab, save, be hit: each time the
     sheet renders again (dnd5e: part by part), the tab is still there, active, and current."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(f"{server}?system={system}")
-        page.wait_for_function("() => game.ready === true", timeout=30000)
-        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-        # The actors directory: a click opens the actor's sheet.
-        page.click('#sidebar-tabs [data-sidebar-tab="actors"]')
-        page.locator("#actors-list .directory-item", has_text=OFFICER).click()
-        page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
-        sheet = page.locator("section.actor-sheet", has_text=OFFICER).last
-        sheet.wait_for()
-        sheet.locator("nav .firefight-tab").click()
-        _tab_is_there_and_active(sheet)
-        renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
-        # Save: the actor is updated and its sheet renders again.
-        field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
-        field.fill("14")
-        sheet.locator('[data-firefight-action="sheet-save"]').click()
-        page.wait_for_function(
-            "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 14", arg=OFFICER)
-        if renders is not None:  # the parts sheet counts its renders
-            page.wait_for_function("([n, r]) => game.actors.getName(n).sheet.renders > r",
-                                   arg=[OFFICER, renders])
-        _tab_is_there_and_active(sheet)
-        assert sheet.locator('.firefight-sheet [name="opt.marksmanship"]').input_value() == "14"
-        # Hit by a shot whose damage is applied: the sheet shows the officer's new data.
-        before = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
-        mid = _shoot(page, RIFLEMAN, OFFICER)
-        page.locator(f'[data-message-id="{mid}"] [data-firefight-action="apply-effects"]').click()
-        page.wait_for_function("(id) => game.messages.get(id).flags.firefight.applied",
-                               arg=mid, timeout=30000)
-        after = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
-        assert after != before
-        _tab_is_there_and_active(sheet)
-        assert page.evaluate(STALE_FIELDS_JS, [OFFICER, "soe"]) == []
-        # The sheet's own tabs still work, and ours again after them.
-        sheet.locator('nav [data-tab="details"]').click()
-        assert not sheet.locator(".firefight-sheet").is_visible()
-        assert sheet.locator('.tab[data-tab="details"]').is_visible()
-        sheet.locator("nav .firefight-tab").click()
-        _tab_is_there_and_active(sheet)
-        assert not sheet.locator('.tab[data-tab="details"]').is_visible()
-        assert errors == []
-    finally:
-        context.close()
+    page, _, errors = open_page(f"{server}?system={system}")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    # The actors directory: a click opens the actor's sheet.
+    page.click('#sidebar-tabs [data-sidebar-tab="actors"]')
+    page.locator("#actors-list .directory-item", has_text=OFFICER).click()
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+    sheet = page.locator("section.actor-sheet", has_text=OFFICER).last
+    sheet.wait_for()
+    sheet.locator("nav .firefight-tab").click()
+    _tab_is_there_and_active(sheet)
+    renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
+    # Save: the actor is updated and its sheet renders again.
+    field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
+    field.fill("14")
+    sheet.locator('[data-firefight-action="sheet-save"]').click()
+    page.wait_for_function(
+        "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 14", arg=OFFICER)
+    if renders is not None:  # the parts sheet counts its renders
+        page.wait_for_function("([n, r]) => game.actors.getName(n).sheet.renders > r",
+                               arg=[OFFICER, renders])
+    _tab_is_there_and_active(sheet)
+    assert sheet.locator('.firefight-sheet [name="opt.marksmanship"]').input_value() == "14"
+    # Hit by a shot whose damage is applied: the sheet shows the officer's new data.
+    before = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
+    mid = _shoot(page, RIFLEMAN, OFFICER)
+    page.locator(f'[data-message-id="{mid}"] [data-firefight-action="apply-effects"]').click()
+    page.wait_for_function("(id) => game.messages.get(id).flags.firefight.applied",
+                           arg=mid, timeout=30000)
+    after = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
+    assert after != before
+    _tab_is_there_and_active(sheet)
+    assert page.evaluate(STALE_FIELDS_JS, [OFFICER, "soe"]) == []
+    # The sheet's own tabs still work, and ours again after them.
+    sheet.locator('nav [data-tab="details"]').click()
+    assert not sheet.locator(".firefight-sheet").is_visible()
+    assert sheet.locator('.tab[data-tab="details"]').is_visible()
+    sheet.locator("nav .firefight-tab").click()
+    _tab_is_there_and_active(sheet)
+    assert not sheet.locator('.tab[data-tab="details"]').is_visible()
+    assert errors == []
 
 
 def test_unsaved_edits_survive_a_redraw_and_are_saved_over_the_new_data(ready_table: Any) -> None:

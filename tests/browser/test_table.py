@@ -6,15 +6,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from _js import SETTLED_JS
+
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
 RHINO = "Lesser Venusian Rhino"
 
-SETTLED_JS = """() => {
-    const o = document.querySelector('[data-firefight-odds]');
-    return o && !o.classList.contains('pending')
-        && o.querySelector('[data-odds-value]').textContent.includes('%');
-}"""
 CHANGED_JS = "(old) => document.querySelector('[data-odds-value]').textContent !== old"
 # A shot's range: the straight line between the tokens (GridMeasurePathResult#euclidean).
 RANGE_JS = """() => canvas.grid.measurePath(

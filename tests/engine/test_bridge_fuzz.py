@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -181,3 +182,40 @@ def test_a_field_named_like_its_action_is_named() -> None:
     reply = call({"op": "resolve", "request": {"ruleset": "dpv", "action": "deviation",
                                                "deviation": "zzz"}})
     assert [f["field"] for f in reply["error"]["fields"]][:1] == ["deviation"], reply
+
+
+# Built when a test asks (the engine tests run inside Pyodide too, where these are skipped).
+HUGE_CASES: dict[str, Callable[[], str]] = {
+    "10 MB of a name": lambda: '{"op": "resolve", "request": {"ruleset": "soe", "attacker": '
+                               '{"name": "' + "x" * 10_000_000 + '"}}}',
+    "a million levels deep": lambda: "[" * 1_000_000 + "]" * 1_000_000,
+    "a 100 000-digit number": lambda: '{"op": "odds", "n": ' + "9" * 100_000 + "}",
+    "a range of 1e300": lambda: json.dumps({"op": "odds", "request": {
+        **example("soe_rhino.json"), "range": {"value": 1e300, "units": "m"}}}),
+}
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="starts a subprocess with limits")
+@pytest.mark.parametrize("case", sorted(HUGE_CASES))
+def test_huge_and_deep_input_is_refused_in_bounded_time_and_memory(case: str,
+                                                                   tmp_path: Any) -> None:
+    # In a child with a 1 GiB address space and 20 s: a clear error, never a crash or a hang.
+    import subprocess
+    import sys
+
+    message = tmp_path / "message.json"
+    message.write_text(HUGE_CASES[case](), encoding="utf-8")
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from firefight import bridge\n"
+        "print(bridge.handle(open(sys.argv[1], encoding='utf-8').read()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(message)], capture_output=True,
+                          text=True, timeout=20, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    reply = json.loads(done.stdout)
+    assert not reply["ok"]
+    assert reply["error"]["code"] != "internal_error", reply
+    assert reply["error"]["fields"], reply
+    assert len(done.stdout) < 5000, "the error echoes the payload"

@@ -106,6 +106,7 @@ export class TokenLayer {
   }
   releaseAll() {
     for (const t of this.controlled) t.release();
+    this.view._lastClick = null; // a click after this starts afresh (not the second of a double)
   }
   refresh() {
     this.view.draw();

@@ -59,3 +59,14 @@ def test_referee_tools(capsys: pytest.CaptureFixture[str]) -> None:
     assert "damage" in json.loads(capsys.readouterr().out)
     assert main(["tool", "m3", "--width", "0.37", "--distance", "100", "--sigma", "3.7"]) == 0
     assert json.loads(capsys.readouterr().out)["probability"] == pytest.approx(0.632, abs=1e-3)
+
+
+def test_the_readme_shows_the_screenshots_the_browser_tests_take() -> None:
+    # README: the dialog and a card, as tests/browser/test_table.py shoots them.
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    table_test = (root / "tests" / "browser" / "test_table.py").read_text(encoding="utf-8")
+    for picture, shot in (("dialog", "02-dialog"), ("card", "03-card")):
+        assert f"docs/screenshots/{picture}.png" in readme
+        assert (root / "docs" / "screenshots" / f"{picture}.png").stat().st_size > 10_000
+        assert f'shot("{shot}")' in table_test

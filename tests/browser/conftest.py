@@ -133,3 +133,15 @@ def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str], list
     yield open_
     for context in contexts:
         context.close()
+
+
+def open_sheet_from_directory(page: Any, name: str) -> Any:
+    """As a person does: the actors directory, a click on the actor, its sheet's Firefight tab;
+    back to the chat. Returns the sheet."""
+    page.click('#sidebar-tabs [data-sidebar-tab="actors"]')
+    page.locator("#actors-list .directory-item", has_text=name).click()
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+    sheet = page.locator("section.actor-sheet", has_text=name).last
+    sheet.wait_for()
+    sheet.locator("nav .firefight-tab").click()
+    return sheet

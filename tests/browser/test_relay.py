@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
+from conftest import open_sheet_from_directory
 from test_multiuser import (
     FLAGS_OF_JS,
     HP_JS,
@@ -321,12 +322,7 @@ def test_saving_a_sheet_during_an_apply_loses_nothing(tables: Tables) -> None:
     """D9: the sheet's Save writes the fields the user changed, over the actor's current data."""
     gm = tables.gm.page
     mid = _posted(tables, tables.p1, RIFLEMAN, RHINO)
-    gm.click('#sidebar-tabs [data-sidebar-tab="actors"]')
-    gm.locator("#actors-list .directory-item", has_text=RHINO).click()
-    gm.click('#sidebar-tabs [data-sidebar-tab="chat"]')
-    sheet = gm.locator("section.actor-sheet", has_text=RHINO).last
-    sheet.wait_for()
-    sheet.locator("nav .firefight-tab").click()
+    sheet = open_sheet_from_directory(gm, RHINO)
     will = gm.evaluate(f"() => game.actors.getName('{RHINO}').flags.firefight.soe.will ?? 0")
     before = gm.evaluate(HP_JS, RHINO)
     loss = tables.loss(mid)

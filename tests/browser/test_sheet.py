@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
-from conftest import BOOT_TIMEOUT_MS
+from conftest import BOOT_TIMEOUT_MS, open_sheet_from_directory
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
@@ -217,13 +217,7 @@ def test_the_firefight_tab_survives_re_renders_with_fresh_values(
     page, _, errors = open_page(f"{server}?system={system}")
     page.wait_for_function("() => game.ready === true", timeout=30000)
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-    # The actors directory: a click opens the actor's sheet.
-    page.click('#sidebar-tabs [data-sidebar-tab="actors"]')
-    page.locator("#actors-list .directory-item", has_text=OFFICER).click()
-    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
-    sheet = page.locator("section.actor-sheet", has_text=OFFICER).last
-    sheet.wait_for()
-    sheet.locator("nav .firefight-tab").click()
+    sheet = open_sheet_from_directory(page, OFFICER)
     _tab_is_there_and_active(sheet)
     renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
     # Save: the actor is updated and its sheet renders again.

@@ -23,6 +23,7 @@
 // real message, its dice and the table (verify.mjs) and applies it in a queue.
 import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
+import { stableStringify } from "./json.mjs";
 import { t } from "./i18n.mjs";
 import { actingParticipant, ownsToken } from "./request.mjs";
 import { statusPlan, setStatus, systemStatus } from "./systems/index.mjs";
@@ -31,17 +32,10 @@ import { SOCKET, REPLY_TIMEOUT_MS, Refusal, ask, isActiveGM, listen, onRequest }
 import { worldMismatch } from "./verify.mjs";
 import { rollForPlayer } from "./shoot.mjs";
 
-export { SOCKET };
+export { SOCKET, stableStringify };
 
 // --- pure helpers ------------------------------------------------------------------------------
 
-/** JSON with object keys sorted, so equal data always gives the same text. */
-export function stableStringify(value) {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(",")}}`;
-}
 
 /** 64-bit FNV-1a of a result's stable JSON, as 16 hex digits (works without crypto.subtle). */
 export function resultHash(result) {

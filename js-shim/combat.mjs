@@ -33,6 +33,7 @@
 // unit whose activation ends and records the next one (flags), with the same turn and round.
 // Rewinding into a previous round is not supported (its order is spent and settled).
 import { MODULE_ID } from "./config.mjs";
+import { isActiveGM } from "./relay.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { currentRuleset, postCard, reportError, resolveWithEntropy } from "./shoot.mjs";
@@ -170,10 +171,6 @@ export function stateOf(combat) {
   return combat?.flags?.[MODULE_ID]?.[FLAG] ?? null;
 }
 
-function isActiveGM() {
-  const active = game.users?.activeGM;
-  return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
-}
 
 function setActivationFlags(updateData, state) {
   updateData.flags ??= {};

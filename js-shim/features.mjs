@@ -5,6 +5,7 @@
 //   ruleset whose shot options have them, exploding rounds that deviate (template + blast), and
 //   the healing clock ("Advance time").
 import { MODULE_ID, tableFeatures } from "./config.mjs";
+import { isActiveGM } from "./relay.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { flagUpdate } from "./apply.mjs";
@@ -65,10 +66,6 @@ function tokenFor(actor) {
   return tok ?? { actor, name: actor.name, id: null, document: null };
 }
 
-function isActiveGM() {
-  const active = game.users?.activeGM;
-  return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
-}
 
 /**
  * Write an engine "apply" of effects to one actor directly (table bookkeeping, no card), in the

@@ -15,7 +15,8 @@ export function rulesetData(doc, ruleset) {
   return doc?.flags?.firefight?.[ruleset];
 }
 
-function itemsOf(actor) {
+/** An actor's items as a list (Foundry's Collection, a Map, or an array). */
+export function itemsOf(actor) {
   const items = actor?.items;
   if (!items) return [];
   if (Array.isArray(items)) return items;

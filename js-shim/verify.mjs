@@ -11,7 +11,8 @@
 // since shortly before the message was posted (apply.mjs keeps those records on the actor).
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
-import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant } from "./request.mjs";
+import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant, itemsOf } from "./request.mjs";
+import { stableStringify } from "./json.mjs";
 import { rulesetSettings } from "./settings.mjs";
 import { currentRuleset, measureRange } from "./shoot.mjs";
 import { rulesetSchema, actionVariant, planRequest } from "./actions.mjs";
@@ -21,12 +22,7 @@ export const SHOT_BUILD_WINDOW_MS = 10 * 60 * 1000;
 
 /** Pure: JSON equality with keys in any order (undefined keys ignored). */
 function same(a, b) {
-  return canon(a) === canon(b);
-}
-function canon(v) {
-  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-  if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
-  return `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(",")}}`;
+  return stableStringify(a) === stableStringify(b);
 }
 
 /** Pure: the first path at which two JSON values differ ("target.stats.toughness"), or null. */
@@ -89,11 +85,6 @@ function checkParticipantData(path, p, actor, ruleset, since) {
     const k = Object.keys(states[0]).find((key) => key in p && !same(states[0][key], p[key]));
     throw new Mismatch(`${path}.${k}`, t("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
   }
-}
-
-function itemsOf(actor) {
-  const items = actor?.items;
-  return items?.contents ?? [...(items?.values?.() ?? [])];
 }
 
 /**

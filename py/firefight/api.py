@@ -6,59 +6,27 @@ reason; it never raises for a request a person got wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from firefight import registry
+from firefight import house, i18n, registry
 from firefight.dice import Roller, make_source
-from firefight.errors import FirefightError
-from firefight.models import Effect
+from firefight.errors import FirefightError, field_path
+from firefight.models import UNIT_METRES, Effect
 
 ErrorDict = dict[str, Any]
 _EFFECTS = TypeAdapter(list[Effect])
 
 
-def _field(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "request"
-
-
-def validation_error(exc: ValidationError, ruleset_id: str, tag: object = None,
-                     keys: Collection[str] = ()) -> FirefightError:
-    """Name each bad field by its path in the request (a union's tag is not part of it; a
-    field named like the action, one of the request's ``keys``, is not a tag)."""
-    fields = []
-    for e in exc.errors(include_url=False):
-        loc = tuple(e["loc"])
-        if isinstance(tag, str) and tag not in keys and loc[:1] == (tag,):
-            loc = loc[1:]
-        if not loc and e["type"] == "union_tag_invalid":
-            loc = ("action",)
-        fields.append((_field(loc), e["msg"]))
-    first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
-    return FirefightError(f"invalid {ruleset_id} request ({first})", fields=fields)
-
-
 def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
-    """Pick the ruleset named by the request and validate the request with its model."""
+    """Pick the ruleset named by the request and validate the request with its action's model."""
     if not isinstance(request, dict):
         raise FirefightError("a request must be a JSON object",
                              fields=[("request", "expected an object")])
     ruleset = registry.get(request.get("ruleset"))
-    try:
-        model = ruleset.request_model.model_validate(request)
-    except ValidationError as exc:
-        raise validation_error(exc, ruleset.id, request.get("action", "attack"),
-                               keys=request.keys()) from None
-    # A multi-action ruleset's model is a RootModel over its actions; its resolver unwraps it.
-    return ruleset, model
+    return ruleset, ruleset.parse(request)
 
 
 def _guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -100,11 +68,12 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
     return _guarded(run)
 
 
-def _labelled(ruleset_id: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """Give every actor-data field a lang key, ``FIREFIGHT.<ruleset>.stat.<field>``."""
-    for name, prop in schema.get("properties", {}).items():
-        prop.setdefault("x-label-key", f"FIREFIGHT.{ruleset_id}.stat.{name}")
-    return schema
+def _request_schema(ruleset: registry.Ruleset) -> dict[str, Any]:
+    if ruleset._legacy():
+        return ruleset.request_model.model_json_schema(by_alias=True)
+    models = tuple(a.request for a in ruleset.actions)
+    union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 - a runtime tuple
+    return TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]
 
 
 def schema(ruleset_id: str) -> dict[str, Any]:
@@ -112,16 +81,14 @@ def schema(ruleset_id: str) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         ruleset = registry.get(ruleset_id)
-        settings, stats = ruleset.settings_model, ruleset.stats_model
+        cat = ruleset.catalog()
         return {
             "ruleset": ruleset.id,
-            "request": ruleset.request_model.model_json_schema(by_alias=True),
-            "options": ruleset.options_model.model_json_schema(by_alias=True),
-            "settings": settings.model_json_schema(by_alias=True) if settings else None,
-            "stats": _labelled(ruleset.id, stats.model_json_schema(by_alias=True))
-            if stats else None,
-            "actions": {name: model.model_json_schema(by_alias=True)
-                        for name, model in ruleset.action_options.items()},
+            "request": _request_schema(ruleset),
+            "options": cat["options"].get(cat["default_action"], {}),
+            "settings": cat["settings"],
+            "stats": cat["stats"],
+            "actions": cat["options"],
         }
 
     return _guarded(run)
@@ -141,7 +108,7 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
             _EFFECTS.validate_python(effects)  # each effect's shape; the ruleset reads the dicts
         except ValidationError as exc:
             raise FirefightError("invalid effects", fields=[
-                (_field(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None
+                (field_path(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None
         return ruleset.apply(stats, effects)
 
     return _guarded(run)
@@ -149,3 +116,41 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
 
 def list_rulesets() -> list[dict[str, Any]]:
     return [r.describe() for r in registry.all_rulesets()]
+
+
+DEFAULT_RULESET = "soe"  # the first ruleset a new world plays (firefight.rulesets.builtin)
+
+
+def catalog(lang: str = "en") -> dict[str, Any]:
+    """What the table offers: every ruleset with its dialogs, settings, sheet fields and table
+    features, the house rules, each plugin's status and the plugins' labels (``hello``)."""
+    rulesets = []
+    status = registry.plugin_status()
+    for ruleset in registry.all_rulesets():
+        try:
+            rulesets.append(ruleset.catalog())
+        except Exception as exc:
+            status.append({"name": ruleset.id, "group": "firefight.rulesets", "dist": "",
+                           "ok": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
+    rules = []
+    for rule in house.house_rules():
+        try:
+            rules.append(rule.describe())
+        except Exception as exc:
+            status.append({"name": rule.id, "group": "firefight.house_rules", "dist": "",
+                           "ok": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
+    ids = [r["id"] for r in rulesets]
+    return {
+        "default_ruleset": DEFAULT_RULESET if DEFAULT_RULESET in ids else (ids or [""])[0],
+        "rulesets": rulesets,
+        "house_rules": rules,
+        "plugins": status,
+        "strings": i18n.plugin_strings(lang),
+        "units": dict(UNIT_METRES),
+    }
+
+
+def rescan(lang: str = "en") -> dict[str, Any]:
+    """Discover wheels installed since boot (a plugin loaded at the table), then ``catalog``."""
+    registry.rescan()
+    return catalog(lang)

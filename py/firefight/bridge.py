@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import firefight
+from firefight import api
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice
 from firefight.errors import FirefightError
 from firefight.i18n import LANGUAGES
@@ -144,13 +145,14 @@ def _card(msg: dict[str, Any]) -> Any:
                                  lang=_lang(msg), view=view)
 
 
-def _hello(_: dict[str, Any]) -> Any:
-    return {"version": firefight.__version__, "rulesets": firefight.list_rulesets()}
+def _hello(msg: dict[str, Any]) -> Any:
+    return {"version": firefight.__version__, **api.catalog(_lang(msg))}
 
 
 OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "hello": _hello,
     "rulesets": lambda _: firefight.list_rulesets(),
+    "rescan": lambda m: {"version": firefight.__version__, **api.rescan(_lang(m))},
     "schema": lambda m: firefight.schema(str(m.get("ruleset"))),
     "odds": lambda m: firefight.odds(m.get("request")),  # type: ignore[arg-type]
     "resolve": _resolve,

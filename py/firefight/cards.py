@@ -9,20 +9,46 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, UndefinedError, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    UndefinedError,
+    select_autoescape,
+)
 from pydantic import BaseModel, Field, ValidationError
 
 from firefight import registry
 from firefight.errors import FirefightError
 from firefight.i18n import translate
 from firefight.models import Resolution
-from firefight.resources import resource_dir
+from firefight.resources import TEMPLATE_DIRS, resource_dir
+
+
+class _RulesetTemplates(PrefixLoader):
+    """``<ruleset id>/<name>`` from that ruleset's package ``templates/`` (registered with it),
+    so a plugin's card may extend or replace the generic ``card.html.j2``."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+
+    def get_loader(self, template: str) -> tuple[BaseLoader, str]:
+        prefix, _, name = template.partition("/")
+        folder = TEMPLATE_DIRS.get(prefix)
+        if folder is None or not name:
+            raise TemplateNotFound(template)
+        return FileSystemLoader(folder), name
 
 
 @cache
 def environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(str(resource_dir("templates"))),
+        loader=ChoiceLoader([FileSystemLoader(str(resource_dir("templates"))),
+                             _RulesetTemplates()]),
         # Autoescape on for every template but the plain-text CLI cards.
         autoescape=select_autoescape(enabled_extensions=("html.j2", "html"),
                                      disabled_extensions=("txt.j2",), default=True),
@@ -66,6 +92,13 @@ def _player_view(result: dict[str, Any]) -> dict[str, Any]:
             "effects": []}
 
 
+def _ruleset_label(ruleset_id: object) -> str:
+    try:
+        return registry.get(ruleset_id).label_key
+    except FirefightError:
+        return f"FIREFIGHT.{ruleset_id}.name"
+
+
 def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[str, Any]:
     """Everything the card shows, as display rows; ``view="player"`` hides a hidden result."""
     if view == "player" and result.get("outcome", {}).get("hidden"):
@@ -102,7 +135,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     odds = result.get("odds", {})
     return {
         "ruleset": result.get("ruleset", ""),
-        "ruleset_label": t(f"FIREFIGHT.{result.get('ruleset', '')}.name"),
+        "ruleset_label": t(_ruleset_label(result.get("ruleset"))),
         "title": t(card.get("title_key", "FIREFIGHT.card.title"), card.get("params", {})),
         "steps": steps,
         "summary": t(outcome.get("summary_key", ""), outcome) if outcome.get("summary_key")

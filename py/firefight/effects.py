@@ -20,7 +20,7 @@ from typing import Any
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, ValidationError
 
-from firefight.errors import FirefightError
+from firefight.errors import FirefightError, validation_error
 from firefight.models import TABLE_ONLY
 
 # States the rulesets use, and the Foundry core status effect each one shows on the token.
@@ -103,8 +103,6 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
     try:
         current = model.model_validate(stats)
     except ValidationError as exc:
-        from firefight.api import validation_error
-
         raise validation_error(exc, "actor data") from None
     data = current.model_dump(mode="json")  # by field name
     conditions: list[dict[str, Any]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
 class FirefightError(Exception):
@@ -35,3 +36,21 @@ class RuleRefusalError(FirefightError):
     """The rules forbid the action (out of range, sniper without a scope, ...)."""
 
     code = "refused"
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """A validation error's location as the request spells it: ``targets[0].stats.hp``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "request"
+
+
+def validation_error(exc: Any, what: str) -> FirefightError:
+    """A pydantic ``ValidationError`` as a FirefightError naming each bad field."""
+    fields = [(field_path(tuple(e["loc"])), e["msg"]) for e in exc.errors(include_url=False)]
+    first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
+    return FirefightError(f"invalid {what} request ({first})", fields=fields)

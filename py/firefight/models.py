@@ -5,7 +5,7 @@ A result records every die and every modifier with its source; the card only ren
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -61,6 +61,23 @@ class Frozen(BaseModel):
 MAX_RANGE_M = 50_000.0
 # Ids of actors, tokens (or their UUIDs), items and combatants.
 ID_MAX = 200
+
+
+class HouseChoice(Strict):
+    """A house rule's choices in a request: its dialog options and the world's settings for it."""
+
+    options: dict[str, Any] = Field(default_factory=dict, max_length=50)
+    settings: dict[str, Any] = Field(default_factory=dict, max_length=50)
+
+
+class ActionRequest(Strict):
+    """The base of every action's request: the ruleset and action it names, and the house rules'
+    choices (``firefight.house``). Subclasses narrow ``ruleset`` and ``action`` to literals."""
+
+    ruleset: str = Field(max_length=40)
+    action: str = Field(max_length=40)
+    house: dict[Annotated[str, Field(max_length=40)], HouseChoice] = Field(
+        default_factory=dict, max_length=20)
 
 
 class Distance(Strict):

@@ -1,54 +1,141 @@
-"""The registry of rulesets, keyed by id.
+"""The one core rulesets plug into, and the registry of rulesets keyed by id.
 
-Built-in rulesets register on import; a module author's ruleset registers with ``register()``
-or through the ``firefight.rulesets`` entry-point group of an installed wheel, without touching
-ours (pf2e's rule-element map works the same way).
+A ruleset declares its actions; each names its request model, its dialog options, its resolver
+and its exact odds. The core validates and dispatches every action the same way and builds the
+result from one ``Recorder``. Built-in rulesets register on first use; a module author's
+ruleset or house rule registers with ``register()`` / ``register_house_rule()`` or through the
+``firefight.rulesets`` / ``firefight.house_rules`` entry-point groups of an installed wheel. A
+plugin that fails to load is recorded in ``plugin_status()``, never raised: the rest plays on.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import importlib
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from firefight import house, i18n
 from firefight.dice import Roller
 from firefight.effects import apply_effects
-from firefight.errors import FirefightError
-from firefight.models import Resolution
+from firefight.errors import FirefightError, validation_error
+from firefight.errors import field_path as _field
+from firefight.models import ActionRequest, Resolution
+from firefight.record import Recorder
+from firefight.resources import TEMPLATE_DIRS, package_dir
+
+# Odds keys a result keeps for its card (the rest is the dialog's).
+SHOWN_ODDS = ("probability", "exact", "net_modifier", "injury_probability", "label_key")
 
 
-class Ruleset(ABC):
+@dataclass(frozen=True)
+class Action:
+    """One thing a ruleset resolves: a shot, a check, a table roll."""
+
+    name: str
+    request: type[BaseModel]
+    resolve: Callable[[Any, Recorder], None]
+    odds: Callable[[Any], dict[str, Any]] | None = None
+    options: type[BaseModel] | None = None  # the action's dialog
+    shown_odds: tuple[str, ...] = SHOWN_ODDS
+    odds_label_key: str = ""  # put on the result's odds when they carry none
+
+
+class Ruleset:
     """What a ruleset provides. Subclass it, fill the class attributes, and ``register()`` it."""
 
     id: ClassVar[str]
     label_key: ClassVar[str]
-    actions: ClassVar[tuple[str, ...]] = ("attack",)
-    request_model: ClassVar[type[BaseModel]]
-    options_model: ClassVar[type[BaseModel]]
-    # Rulesets with several actions: the options (dialog) model of each, by action name. The
-    # request model is then a RootModel over a union discriminated on "action".
-    action_options: ClassVar[dict[str, type[BaseModel]]] = {}
+    actions: ClassVar[tuple[Any, ...]] = ()  # of Action (names: LEGACY, see below)
     settings_model: ClassVar[type[BaseModel] | None] = None
     # The actor data the ruleset keeps in ``flags.firefight.<id>`` (effects are applied to it).
     stats_model: ClassVar[type[BaseModel] | None] = None
-    # The chat card's template (templates/); cards never take a template from a result.
+    # The chat card's template: the core's, or "<id>/<name>" from the package's templates/.
+    # Cards never take a template from a result.
     card_template: ClassVar[str] = "card.html.j2"
     # States (outcome fields or ``state`` effects) the balance lab counts as killed, and as out
     # of the fight (``firefight.sim``).
     killed_states: ClassVar[frozenset[str]] = frozenset({"dead"})
     incapacitated_states: ClassVar[frozenset[str]] = frozenset({"dead"})
+    # Table features as data, read by the table's generic mechanisms (docs/extending.md).
+    features: ClassVar[dict[str, Any]] = {}
+    # Steps a house rule may add modifiers to: step id -> the rule it follows.
+    house_steps: ClassVar[dict[str, str]] = {}
 
-    @abstractmethod
+    # --- the actions -------------------------------------------------------------------------
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        if self._legacy():
+            return tuple(self.actions)
+        return tuple(a.name for a in self.actions)
+
+    # LEGACY (issue 13, while the built-ins move to Actions): a ruleset whose ``actions`` are
+    # names and whose ``request_model`` is a union over them. Removed once all four moved.
+    request_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[BaseModel]]
+    action_options: ClassVar[dict[str, type[BaseModel]]] = {}
+
+    def _legacy(self) -> bool:
+        return bool(self.actions) and isinstance(self.actions[0], str)
+
+    def _legacy_parse(self, data: dict[str, Any]) -> BaseModel:
+        try:
+            return self.request_model.model_validate(data)
+        except ValidationError as exc:
+            tag = data.get("action", "attack")
+            fields = []
+            for e in exc.errors(include_url=False):
+                loc = tuple(e["loc"])
+                if isinstance(tag, str) and tag not in data and loc[:1] == (tag,):
+                    loc = loc[1:]
+                if not loc and e["type"] == "union_tag_invalid":
+                    loc = ("action",)
+                fields.append((_field(loc), e["msg"]))
+            first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
+            raise FirefightError(f"invalid {self.id} request ({first})", fields=fields) from None
+
+    def action(self, name: object) -> Action:
+        for act in self.actions:
+            if act.name == name:
+                found: Action = act
+                return found
+        raise FirefightError(f"unknown {self.id} action {str(name)[:40]!r}",
+                             fields=[("action", f"must be one of: {', '.join(self.action_names)}")])
+
+    def parse(self, data: dict[str, Any]) -> BaseModel:
+        """Validate a request with its action's own model (the first action when none named);
+        errors name the request's own fields."""
+        if self._legacy():
+            return self._legacy_parse(data)
+        act = self.action(data.get("action", self.actions[0].name))
+        try:
+            model = act.request.model_validate(data)
+        except ValidationError as exc:
+            raise validation_error(exc, self.id) from None
+        house.validate(self.id, act.name, getattr(model, "house", None) or {})
+        return model
+
     def resolve(self, request: Any, roller: Roller) -> Resolution:
         """Resolve a validated request with dice from ``roller``; pure apart from the dice."""
+        act = self.action(request.action)
+        rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id)
+        act.resolve(request, rec)
+        odds = self.cached_odds(request) if act.odds else {}
+        shown = {k: odds[k] for k in act.shown_odds if k in odds}
+        if shown and act.odds_label_key and "label_key" not in shown:
+            shown["label_key"] = act.odds_label_key
+        return rec.resolution(request, action=act.name, odds=shown,
+                              template=self.card_template)
 
-    @abstractmethod
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
+        act = self.action(request.action)
+        return act.odds(request) if act.odds else {}
 
     def cached_odds(self, request: BaseModel,
                     compute: Callable[[Any], dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -75,8 +162,39 @@ class Ruleset(ABC):
             raise FirefightError(f"ruleset {self.id!r} keeps no actor data", code="no_stats_model")
         return apply_effects(self.stats_model, stats, effects)
 
+    # --- what the table learns --------------------------------------------------------------
+
     def describe(self) -> dict[str, Any]:
-        return {"id": self.id, "label_key": self.label_key, "actions": list(self.actions)}
+        return {"id": self.id, "label_key": self.label_key, "actions": list(self.action_names)}
+
+    def catalog(self) -> dict[str, Any]:
+        """Everything the table needs to offer this ruleset: its dialogs, world settings,
+        sheet fields, table features and house-rule steps (the ``hello`` op)."""
+        settings, stats = self.settings_model, self.stats_model
+        if self._legacy():
+            dialogs = {k: m.model_json_schema(by_alias=True) for k, m in (
+                self.action_options or {"attack": self.options_model}).items()}
+        else:
+            dialogs = {a.name: a.options.model_json_schema(by_alias=True)
+                       for a in self.actions if a.options is not None}
+        return {
+            **self.describe(),
+            "builtin": type(self).__module__.startswith("firefight.rulesets."),
+            "default_action": self.action_names[0],
+            "options": dialogs,
+            "settings": settings.model_json_schema(by_alias=True) if settings else None,
+            "stats": labelled(self.id, stats.model_json_schema(by_alias=True))
+            if stats else None,
+            "features": self.features,
+            "house_steps": self.house_steps,
+        }
+
+
+def labelled(ruleset_id: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """Give every actor-data field a lang key, ``FIREFIGHT.<ruleset>.stat.<field>``."""
+    for name, prop in schema.get("properties", {}).items():
+        prop.setdefault("x-label-key", f"FIREFIGHT.{ruleset_id}.stat.{name}")
+    return schema
 
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -85,34 +203,112 @@ ODDS_CACHE_SIZE = 512
 _ODDS_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
 
-def clear_odds_cache() -> None:
+def clear_odds_cache(*_: object) -> None:
     _ODDS_CACHE.clear()
 
-_loaded_entry_points = False
+
+def _house_registered(rule: house.HouseRule | None) -> None:
+    clear_odds_cache()  # a house rule changes the odds of requests that name nothing new
+    folder = package_dir(rule, "lang") if rule is not None else None
+    if folder is not None:
+        i18n.add_source(folder)
+
+
+house._LISTENERS.append(_house_registered)
+
+
+def _check(ruleset: Ruleset) -> None:
+    """A ruleset must declare what the core needs: fail at registration, not at the table."""
+    rid = getattr(ruleset, "id", None)
+    if not isinstance(rid, str) or not house.ID_PATTERN.match(rid):
+        raise ValueError(f"ruleset id {rid!r}: lower-case letters, digits and _ (at most 40)")
+    if not getattr(ruleset, "label_key", None):
+        raise ValueError(f"ruleset {rid!r} has no label_key")
+    if ruleset._legacy():
+        return
+    if not ruleset.actions or not all(isinstance(a, Action) for a in ruleset.actions):
+        raise ValueError(f"ruleset {rid!r} declares no actions (a tuple of firefight.Action)")
+    for act in ruleset.actions:
+        if not issubclass(act.request, ActionRequest):
+            raise TypeError(f"ruleset {rid!r} action {act.name!r}: its request model must "
+                             "subclass firefight.models.ActionRequest")
+    ruleset.catalog()  # its schemas must build
 
 
 def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
+    _check(ruleset)
     if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
         raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
     _RULESETS[ruleset.id] = ruleset
     _ODDS_CACHE.clear()  # a replaced ruleset's odds are not the new one's
+    folder = package_dir(ruleset, "lang")
+    if folder is not None:
+        i18n.add_source(folder)
+    templates = package_dir(ruleset, "templates")
+    if templates is not None:
+        TEMPLATE_DIRS[ruleset.id] = str(templates)
     return ruleset
 
 
+def unregister(ruleset_id: str) -> None:
+    _RULESETS.pop(ruleset_id, None)
+    TEMPLATE_DIRS.pop(ruleset_id, None)
+    _ODDS_CACHE.clear()
+
+
+# --- plugins -------------------------------------------------------------------------------
+
+GROUPS: dict[str, tuple[type, Callable[[Any], Any]]] = {
+    "firefight.rulesets": (Ruleset, register),
+    "firefight.house_rules": (house.HouseRule, house.register_house_rule),
+}
+_seen: set[tuple[str, str, str]] = set()
+_status: list[dict[str, Any]] = []
+_builtins_loaded = False
+
+
+def rescan() -> list[dict[str, Any]]:
+    """Discover plugins installed since the last scan (a wheel loaded at the table); each is
+    loaded once. Returns the status of every plugin met so far."""
+    importlib.invalidate_caches()
+    for group, (kind, add) in GROUPS.items():
+        for ep in entry_points(group=group):
+            key = (group, ep.name, ep.value)
+            if key in _seen:
+                continue
+            _seen.add(key)
+            dist = getattr(getattr(ep, "dist", None), "name", "") or ""
+            entry: dict[str, Any] = {"name": ep.name, "group": group, "dist": dist, "ok": True,
+                                     "error": None}
+            try:
+                add(_instance(ep.load(), kind, ep.value))
+            except Exception as exc:
+                entry.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:500])
+            _status.append(entry)
+    return plugin_status()
+
+
+def _instance(obj: Any, kind: type, where: str) -> Any:
+    made = obj() if isinstance(obj, type) else obj
+    if not isinstance(made, kind):
+        raise TypeError(f"{where} is not a firefight {kind.__name__}")
+    return made
+
+
+def plugin_status() -> list[dict[str, Any]]:
+    return [dict(s) for s in _status]
+
+
 def _load() -> None:
-    global _loaded_entry_points  # noqa: PLW0603 - one-time discovery
-    if _loaded_entry_points:
+    global _builtins_loaded  # noqa: PLW0603 - one-time discovery
+    if _builtins_loaded:
         return
-    _loaded_entry_points = True
+    _builtins_loaded = True
     from firefight.rulesets import builtin
 
     for ruleset in builtin():
         register(ruleset, replace=True)
-    for ep in entry_points(group="firefight.rulesets"):
-        if ep.name in _RULESETS:
-            continue
-        obj = ep.load()
-        register(obj() if isinstance(obj, type) else obj)
+    rescan()
 
 
 def get(ruleset_id: object) -> Ruleset:
@@ -120,7 +316,7 @@ def get(ruleset_id: object) -> Ruleset:
     if not isinstance(ruleset_id, str) or ruleset_id not in _RULESETS:
         known = ", ".join(sorted(_RULESETS))
         raise FirefightError(
-            f"unknown ruleset {ruleset_id!r}",
+            f"unknown ruleset {str(ruleset_id)[:40]!r}",
             code="unknown_ruleset",
             fields=[("ruleset", f"must be one of: {known}")],
         )

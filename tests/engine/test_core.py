@@ -177,6 +177,8 @@ def test_a_broken_plugin_is_reported_and_the_rest_plays_on(monkeypatch: pytest.M
         return [ep for ep in broken if ep.group == group]
 
     monkeypatch.setattr(registry, "entry_points", fake)
+    monkeypatch.setattr(registry, "_seen", set(registry._seen))
+    monkeypatch.setattr(registry, "_status", list(registry._status))
     status = firefight.rescan()["plugins"]
     by_name = {s["name"]: s for s in status}
     assert by_name["broken"]["ok"] is False

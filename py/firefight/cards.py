@@ -80,7 +80,7 @@ def _player_view(result: dict[str, Any]) -> dict[str, Any]:
     for step in result.get("steps", []):
         if step.get("referee"):
             continue
-        shown = [i for i in step.get("dice", []) if i < len(dice)
+        shown = [i for i in step.get("dice", []) if 0 <= i < len(dice)
                  and dice[i].get("side") != "referee"]
         steps.append({**step, "dice": shown, "success": None, "outcome_key": ""})
     outcome = dict(result.get("outcome", {}))
@@ -122,7 +122,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
             "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1,
                       "purpose": t(dice[i]["purpose_key"], dice[i].get("purpose_params"))
                       if dice[i].get("purpose_key") else dice[i]["purpose"]}
-                     for i in step.get("dice", []) if i < len(dice)],
+                     for i in step.get("dice", []) if 0 <= i < len(dice)],
             "numbers": step.get("numbers", {}),
             "success": step.get("success"),
             "outcome": t(step["outcome_key"], {**step.get("numbers", {}),

@@ -8,7 +8,7 @@ import pytest
 from _examples import example
 
 import firefight
-from firefight.rulesets.soe import rules
+from firefight.rulesets.soe import to_damage, to_hit
 from firefight.rulesets.soe.models import SoeAttackRequest
 
 
@@ -68,7 +68,7 @@ def test_pistol_example_over_roll_minus_3() -> None:
 
 def test_quickfire_15m_is_minus_2() -> None:
     # soe 2.3: "a target 15m away would have a modifier of -2": range rounds down.
-    assert rules.mode_modifier("quickfire", 15) == (-2, 1)
+    assert to_hit.mode_modifier("quickfire", 15) == (-2, 1)
 
 
 @pytest.mark.parametrize(("mode", "range_m", "expected"), [
@@ -77,27 +77,27 @@ def test_quickfire_15m_is_minus_2() -> None:
     ("sniper", 99, 4), ("sniper", 700, -17), ("sniper", 1500, -41),
 ])
 def test_mode_rows(mode: str, range_m: float, expected: int) -> None:
-    assert rules.mode_modifier(mode, range_m)[0] == expected
+    assert to_hit.mode_modifier(mode, range_m)[0] == expected
 
 
 def test_range_floor_settings() -> None:
     # soe section 6: M = -16 (aimed), -50 (sniper, quickfire); "shifted" moves M with B.
-    assert rules.mode_modifier("aimed", 700, "section6")[0] == -16
-    assert rules.mode_modifier("aimed", 700, "shifted")[0] == -28
-    assert rules.mode_modifier("sniper", 3000, "shifted")[0] == -71
-    assert rules.mode_modifier("quickfire", 500, "section6")[0] == -50
+    assert to_hit.mode_modifier("aimed", 700, "section6")[0] == -16
+    assert to_hit.mode_modifier("aimed", 700, "shifted")[0] == -28
+    assert to_hit.mode_modifier("sniper", 3000, "shifted")[0] == -71
+    assert to_hit.mode_modifier("quickfire", 500, "section6")[0] == -50
 
 
 @pytest.mark.parametrize(("skill", "strength", "agility", "expected"), [
     (12, 10, 10, 7), (30, 10, 10, 16), (60, 15, 15, 31), (13, 9, 10, 7), (0, 0, 0, 0),
 ])
 def test_effective_skill(skill: int, strength: int, agility: int, expected: int) -> None:
-    assert rules.effective_skill(skill, strength, agility) == expected
+    assert to_hit.effective_skill(skill, strength, agility) == expected
 
 
 @pytest.mark.parametrize(("agility", "expected"), [(1, -1), (6, -1), (7, -2), (12, -2), (20, -4)])
 def test_dodging_rounds_up(agility: int, expected: int) -> None:
-    assert rules.dodge_modifier(agility) == expected
+    assert to_hit.dodge_modifier(agility) == expected
 
 
 @pytest.mark.parametrize(("n", "expected"), [
@@ -105,7 +105,7 @@ def test_dodging_rounds_up(agility: int, expected: int) -> None:
     (38, 16), (39, 12), (75, 12), (76, 14), (500, 14),
 ])
 def test_projectile_bands_section_9_1(n: int, expected: int) -> None:
-    assert rules.projectile_modifier(n) == expected
+    assert to_hit.projectile_modifier(n) == expected
 
 
 @pytest.mark.parametrize(("strength", "expected"), [(17, -2), (10, 0), (9, 0), (8, 1), (4, 2),
@@ -113,7 +113,7 @@ def test_projectile_bands_section_9_1(n: int, expected: int) -> None:
 def test_human_toughness_counts_against_the_shooter(strength: int, expected: int) -> None:
     target = SoeAttackRequest.model_validate({**example("soe_rhino.json"), "target": {
         "stats": {"str": strength}}}).target
-    assert rules.toughness_modifier(target)[0] == expected
+    assert to_damage.toughness_modifier(target)[0] == expected
 
 
 def test_every_table_1_row_reaches_the_card(soe_request: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ import pytest
 import firefight
 from firefight.rant import difference_pmf, success_probability
 from firefight.rulesets.soe import tools
-from firefight.rulesets.soe.rules import size_row
+from firefight.rulesets.soe.to_hit import size_row
 
 
 def pistol_shot(**settings: Any) -> dict[str, Any]:

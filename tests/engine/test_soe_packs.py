@@ -5,8 +5,8 @@ from __future__ import annotations
 from _examples import pack_docs
 
 import firefight
+from firefight.rulesets.soe.data import tables
 from firefight.rulesets.soe.models import TRAUMA_CLASSES, SoeArmor, SoeStats, SoeWeapon
-from firefight.rulesets.soe.rules import tables
 from firefight.tables import band_problems
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from firefight.rulesets.soe import rules
+from firefight.rulesets.soe import data as soe_data
 from firefight.tables import BandTable, band_problems
 
 
@@ -29,7 +29,7 @@ def test_table_1_projectile_rows_as_printed_are_rejected() -> None:
 
 
 def test_soe_tables_cover_their_domains() -> None:
-    t = rules.tables()
+    t = soe_data.tables()
     for table in (t.projectiles, t.injury, t.delayed, t.pretrauma, t.multiplier_rows,
                   t.multiplier_columns):
         assert band_problems([(b.lo, b.hi) for b in table.bands]) == []
@@ -43,7 +43,7 @@ def test_soe_tables_cover_their_domains() -> None:
 
 
 def test_table_4_rows_are_full_and_never_decrease() -> None:
-    t = rules.tables()
+    t = soe_data.tables()
     width = len(t.multiplier_columns.bands)
     previous = [1] * width
     for band in t.multiplier_rows.bands:
@@ -55,7 +55,7 @@ def test_table_4_rows_are_full_and_never_decrease() -> None:
 
 
 def test_table_3_columns() -> None:
-    t = rules.tables()
+    t = soe_data.tables()
     assert [t.injury.lookup(x) for x in (0, 1, 3, 5, 6, 7, 8, 9, 25)] == [
         "none", "trivial", "minor", "moderate", "severe", "critical", "untreatable", "fatal",
         "fatal"]
@@ -66,7 +66,7 @@ def test_table_3_columns() -> None:
 
 
 def test_table_1_values() -> None:
-    t1 = rules.tables().table1
+    t1 = soe_data.tables().table1
     assert t1["wind"] == {"vacuum": 8, "none": 0, "moderate": -10, "high": -16}
     assert list(t1["target_size"].values()) == [-22, -14, -8, -6, -4, 0, 2, 6, 14, 18, 20]
     assert list(t1["visibility"].values()) == [0, -2, -6, -10, -12, -16]

@@ -1,12 +1,14 @@
-"""Stars of Empire request models: actor stats, weapons, armor, the Shoot dialog's options."""
+"""Stars of Empire request models: actor stats, weapons, armor, the Shoot dialog's options, and
+one request model per action (``firefight.models.ActionRequest``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
+from firefight.rulesets.soe.data import table1
 from firefight.rulesets.soe.tools import creature_hit_points, creature_toughness
 
 P = "FIREFIGHT.soe"
@@ -16,27 +18,34 @@ _LABELS = OptionLabels(P)
 label, choices = _LABELS.label, _LABELS.choices
 
 
-MODES = ("quickfire", "aimed", "sniper")
-POSITIONS = ("standing", "kneeling", "prone")
-MOVEMENTS = ("none", "slow", "medium", "fast")
-SIZES = ("2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "150cm", "3m", "9m", "18m")
-# Table 1's six rows, then Table 10's finer levels (used with the `visibility_table` setting).
-VISIBILITIES = ("daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
-                "overcast", "office", "artificial_light", "corridor", "quarter_moon")
-WINDS = ("vacuum", "none", "moderate", "high")
-CALLED_SHOTS = ("none", "eye", "hand", "head", "limb", "torso")
-TRAUMA_CLASSES = ("trivial", "minor", "moderate", "severe", "critical", "untreatable", "fatal")
-
 Mode = Literal["quickfire", "aimed", "sniper"]
 Position = Literal["standing", "kneeling", "prone"]
 Movement = Literal["none", "slow", "medium", "fast"]
+# Table 1 "Target Size": each row is named by the target's width.
 Size = Literal["2cm", "10cm", "30cm", "40cm", "50cm", "70cm", "90cm", "150cm", "3m", "9m", "18m"]
+# Table 1's six rows, then Table 10's finer levels (used with the `visibility_table` setting).
 Visibility = Literal["daylight", "indoors", "twilight", "full_moon", "starlight", "overcast_night",
                      "overcast", "office", "artificial_light", "corridor", "quarter_moon"]
 Wind = Literal["vacuum", "none", "moderate", "high"]
 CalledShot = Literal["none", "eye", "hand", "head", "limb", "torso"]
 TraumaClass = Literal["trivial", "minor", "moderate", "severe", "critical", "untreatable", "fatal"]
 InjuryMode = Literal["hit_points", "general_trauma"]
+# World settings' choices.
+TieRule = Literal["player", "attacker", "target"]
+RangeFloor = Literal["off", "section6", "shifted"]
+VisibilityTable = Literal["table1", "table10"]
+PretraumaReading = Literal["caption", "example"]
+SoloTies = Literal["acting", "referee"]
+
+# The same choices as tuples (the dialog's label keys, tests), read off the types above.
+MODES: tuple[str, ...] = get_args(Mode)
+POSITIONS: tuple[str, ...] = get_args(Position)
+MOVEMENTS: tuple[str, ...] = get_args(Movement)
+SIZES: tuple[str, ...] = get_args(Size)
+VISIBILITIES: tuple[str, ...] = get_args(Visibility)
+WINDS: tuple[str, ...] = get_args(Wind)
+CALLED_SHOTS: tuple[str, ...] = get_args(CalledShot)
+TRAUMA_CLASSES: tuple[str, ...] = get_args(TraumaClass)
 
 
 class SoeStats(Strict):
@@ -113,7 +122,8 @@ class SoeWeapon(Strict):
     quality_modifier: int | None = Field(default=None, ge=-50, le=50)
     max_range_m: float | None = Field(default=None, gt=0)
     scope: bool = False
-    scope_modifier: int = Field(default=6, ge=0, le=30, description="Table 1 Scope: +6 or own")
+    scope_modifier: int = Field(default=table1()["scope"], ge=0, le=30,
+                                description="Table 1 Scope: +6 or own")
     projectiles: int = Field(default=1, ge=1, le=10000, description="projectiles per action")
 
 
@@ -143,37 +153,33 @@ class SoeOptions(Strict):
 class SoeSettings(Strict):
     """World settings (the referee's choices where the text allows two readings)."""
 
-    tie_goes_to: Literal["player", "attacker", "target"] = Field(
-        default="player", json_schema_extra=choices("tie_goes_to", ("player", "attacker", "target"))
-    )
+    tie_goes_to: TieRule = Field(
+        default="player", json_schema_extra=choices("tie_goes_to", get_args(TieRule)))
     injury_mode: InjuryMode = Field(
-        default="hit_points",
-        json_schema_extra=choices("injury_mode", ("hit_points", "general_trauma")),
-    )
-    range_floor: Literal["off", "section6", "shifted"] = Field(
-        default="off", json_schema_extra=choices("range_floor", ("off", "section6", "shifted"))
-    )
-    visibility_table: Literal["table1", "table10"] = Field(
-        default="table1", json_schema_extra=choices("visibility_table", ("table1", "table10"))
-    )
+        default="hit_points", json_schema_extra=choices("injury_mode", get_args(InjuryMode)))
+    range_floor: RangeFloor = Field(
+        default="off", json_schema_extra=choices("range_floor", get_args(RangeFloor)))
+    visibility_table: VisibilityTable = Field(
+        default="table1", json_schema_extra=choices("visibility_table", get_args(VisibilityTable)))
     delayed_injury: bool = Field(default=False, json_schema_extra=label("delayed_injury"))
     pretrauma: bool = Field(default=False, json_schema_extra=label("pretrauma"))
-    pretrauma_reading: Literal["caption", "example"] = Field(
+    pretrauma_reading: PretraumaReading = Field(
         default="caption",
-        json_schema_extra=choices("pretrauma_reading", ("caption", "example")),
-    )
+        json_schema_extra=choices("pretrauma_reading", get_args(PretraumaReading)))
     # Table 1 "Scope": "Aimed fire only"; off, the derivation's sniper anchors hold (8.6).
     scope_in_sniper: bool = Field(default=False, json_schema_extra=label("scope_in_sniper"))
     # "Ties go in the Player's favor" (4) says nothing of a roll no player takes part in.
-    solo_ties: Literal["acting", "referee"] = Field(
-        default="acting", json_schema_extra=choices("solo_ties", ("acting", "referee")))
+    solo_ties: SoloTies = Field(
+        default="acting", json_schema_extra=choices("solo_ties", get_args(SoloTies)))
 
 
 TraumaTables = dict[TraumaClass, Annotated[list[Annotated[str, Field(max_length=500)]],
                                            Field(min_length=5, max_length=5)]]
 
 
-class SoeAttackRequest(Strict):
+class SoeAttackRequest(ActionRequest):
+    """soe 2.3-2.4: a shot, the to-hit roll and on a hit the to-damage roll (the default action)."""
+
     ruleset: Literal["soe"]
     action: Literal["attack"] = "attack"
     attacker: SoeCombatant
@@ -186,7 +192,7 @@ class SoeAttackRequest(Strict):
         default=None, description="the referee's General Trauma RollTables, five effects each")
 
 
-class SoeWillCheckRequest(Strict):
+class SoeWillCheckRequest(ActionRequest):
     """soe Table 3, Pre-trauma: a Will roll that, on success, ends the Pre-Trauma penalty."""
 
     ruleset: Literal["soe"]
@@ -195,7 +201,7 @@ class SoeWillCheckRequest(Strict):
     settings: SoeSettings = Field(default_factory=SoeSettings)
 
 
-class SoeDelayedInjuryRequest(Strict):
+class SoeDelayedInjuryRequest(ActionRequest):
     """soe Table 3, Delayed Injury: after combat, an opposed roll modified by Strength."""
 
     ruleset: Literal["soe"]
@@ -205,7 +211,7 @@ class SoeDelayedInjuryRequest(Strict):
     settings: SoeSettings = Field(default_factory=SoeSettings)
 
 
-class SoeTraumaRequest(Strict):
+class SoeTraumaRequest(ActionRequest):
     """soe Table 3, General Trauma Table: effect ceil(1d20/4) of the class's five."""
 
     ruleset: Literal["soe"]
@@ -213,21 +219,3 @@ class SoeTraumaRequest(Strict):
     character: SoeCombatant
     trauma_class: TraumaClass
     trauma_tables: TraumaTables | None = None
-
-
-def _action(value: Any) -> str:
-    if isinstance(value, dict):
-        return str(value.get("action", "attack"))
-    return str(getattr(value, "action", "attack"))
-
-
-class SoeRequest(RootModel[Annotated[
-    Annotated[SoeAttackRequest, Tag("attack")]
-    | Annotated[SoeWillCheckRequest, Tag("will_check")]
-    | Annotated[SoeDelayedInjuryRequest, Tag("delayed_injury_check")]
-    | Annotated[SoeTraumaRequest, Tag("general_trauma")],
-    Discriminator(_action),
-]]):
-    """Any Stars of Empire request; "action" picks the kind (default "attack")."""
-
-    model_config = ConfigDict(frozen=True)

@@ -1,0 +1,77 @@
+"""soe 2.2, "Experimental Combat Rules": a shot is the to-hit opposed roll (2.3, Table 1); on a hit
+the to-damage opposed roll (2.4, Table 2) whose over-roll, multiplied for several projectiles
+(Table 4), is the injury (Table 3); optionally the possible delayed injury and the Pre-Trauma
+Will check follow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firefight.rant import over_roll_at_least, success_probability
+from firefight.record import Recorder
+from firefight.rulesets.soe import delayed_injury, injury, opposed, pretrauma
+from firefight.rulesets.soe.models import SoeAttackRequest
+from firefight.rulesets.soe.to_damage import damage_multiplier, to_damage_ledger
+from firefight.rulesets.soe.to_hit import check_allowed, shots, to_hit_ledger
+
+
+def resolve_attack(request: SoeAttackRequest, rec: Recorder) -> None:
+    range_m = request.range.metres()
+    check_allowed(request, range_m)
+    ties = opposed.ties_to_attacker(request)
+    rec.card("title", attacker=request.attacker.name, target=request.target.name,
+             weapon=request.weapon.name, range=round(request.range.value, 1),
+             units=request.range.units,
+             mode_key=rec.key(f"opt.mode.choices.{request.options.mode}"))
+
+    # soe 2.3: the to-hit roll, every modifier applied to the shooter.
+    hit = opposed.roll(rec, "to_hit", to_hit_ledger(rec, request, range_m), ties=ties,
+                       purpose="to-hit", success="outcome.hit", failure="outcome.miss")
+    rec.outcome.update(hit=hit.success, to_hit_over_roll=hit.over_roll)
+    if not hit.success:
+        rec.outcome["summary_key"] = rec.key("outcome.miss")
+        return
+
+    # soe 2.4: the to-damage roll; its over-roll is the base damage.
+    dmg = opposed.roll(rec, "to_damage", to_damage_ledger(rec, request), ties=ties,
+                       purpose="to-damage")
+    base = dmg.over_roll
+    n = shots(request)
+    multiplier = damage_multiplier(hit.over_roll, n) if n > 1 else 1
+    damage = max(0, base) * multiplier
+    if multiplier > 1:
+        rec.note("multiplier", "soe Table 4", n=n, over_roll=hit.over_roll, x=multiplier)
+    rec.outcome.update(damage_over_roll=base, multiplier=multiplier, damage=damage)
+
+    stats = request.target.stats
+    mode = request.settings.injury_mode if stats.injury_mode == "world" else stats.injury_mode
+    if mode == "hit_points":
+        injury.hit_points(rec, request, damage, base, multiplier)
+    else:
+        injury.general_trauma(rec, request, damage)
+    if request.settings.delayed_injury:
+        delayed_injury.possible(rec, base)
+    if request.settings.pretrauma:
+        pretrauma.check_after_wound(rec, request, base)
+
+
+def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
+    """The exact chance to hit, and to hit and injure (over-roll 1 or more on to-damage)."""
+    range_m = request.range.metres()
+    check_allowed(request, range_m)
+    rec = opposed.ledger()
+    hit_mods = to_hit_ledger(rec, request, range_m)
+    hit, dmg = opposed.total(hit_mods), opposed.total(to_damage_ledger(rec, request))
+    ties = opposed.ties_to_attacker(request)
+    p_hit = success_probability(hit, ties_to_acting=ties)
+    p_injure = over_roll_at_least(1, dmg)
+    return {
+        "probability": float(p_hit),
+        "exact": f"{p_hit.numerator}/{p_hit.denominator}",
+        "net_modifier": hit,
+        "ties_to_attacker": ties,
+        "injury_probability": float(p_hit * p_injure),
+        "damage_modifier": dmg,
+        "modifiers": [m.model_dump(mode="json") for m in hit_mods],
+    }

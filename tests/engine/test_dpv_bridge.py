@@ -83,6 +83,7 @@ melees = st.fixed_dictionaries({
         "avoid": st.booleans(), "surprise": st.booleans(), "blunt": st.booleans()})})
 valid = st.one_of(attacks, areas, task_requests, explosions, melees)
 
+firefight.list_rulesets()  # registers the built-ins, and with them their lang files
 KEYS = set(strings("en"))
 
 

@@ -65,3 +65,8 @@ def exact(x: float | int | str) -> Fraction:
 def armor_value(material: str) -> Fraction:
     """2300ad ARMOR VALUES: armor value per cm of the material."""
     return exact(tables().armor_values["materials"][material])
+
+
+def chance(p: Fraction, **more: Any) -> dict[str, Any]:
+    """Odds as the table shows them: the probability, and exactly as a fraction."""
+    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}", **more}

@@ -7,8 +7,9 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.errors import FirefightError
-from firefight.rulesets.dpv import wounds
-from firefight.rulesets.dpv.data import armor_value, exact, tables
+from firefight.record import Recorder, num
+from firefight.rulesets.dpv import cards, wounds
+from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
     BreachRequest,
     DeviationRequest,
@@ -18,7 +19,6 @@ from firefight.rulesets.dpv.models import (
     Vehicle,
     VehicleDamageRequest,
 )
-from firefight.rulesets.dpv.sheet import Sheet, num
 
 SRC_DEVIATION = "2300ad DEVIATION; Scatter Diagram"
 SRC_CONCUSSION = "2300ad EXPLOSIVES, \"Concussion\""
@@ -54,34 +54,35 @@ def offset(distance_m: int, bearing: int) -> tuple[float, float]:
     return round(distance_m * math.cos(rad), 3), round(distance_m * math.sin(rad), 3)
 
 
-def deviate(sheet: Sheet, kind: str, range_m: float | None, indirect_range_m: float | None,
+def deviate(rec: Recorder, kind: str, range_m: float | None, indirect_range_m: float | None,
             *, shot: int = 1) -> dict[str, Any]:
-    distance_roll, i = sheet.roll(10, purpose=f"deviation distance, shot {shot}")
-    direction_roll, j = sheet.roll(10, purpose=f"deviation direction, shot {shot}")
+    distance_roll, i = rec.roll(10, purpose=f"deviation distance, shot {shot}")
+    direction_roll, j = rec.roll(10, purpose=f"deviation direction, shot {shot}")
     mult, doubled = deviation_multiplier(kind, range_m, indirect_range_m)
     direction, bearing = scatter(direction_roll)
     distance = distance_roll * mult
     forward, right = offset(distance, bearing)
     found: dict[str, Any] = {"distance_m": distance, "direction": direction, "bearing": bearing,
              "forward_m": forward, "right_m": right, "multiplier": mult, "shot": shot}
-    sheet.step(f"deviation_{shot}", "deviation", kind="table", dice=[i, j],
-               numbers={"roll": distance_roll, "direction_roll": direction_roll,
+    rec.step(f"deviation_{shot}", "deviation", kind="table", dice=[i, j],
+             numbers={"roll": distance_roll, "direction_roll": direction_roll,
                         "doubled": doubled, **found},
-               outcome="deviation.result", source=SRC_DEVIATION,
-               direction_key=f"FIREFIGHT.dpv.direction.{direction}")
-    sheet.effect("impact", value=found, label="impact", target="attacker", **found)
+             outcome="deviation.result", source=SRC_DEVIATION,
+             direction_key=f"FIREFIGHT.dpv.direction.{direction}")
+    rec.effect("impact", value=found, label="effect.impact", target="attacker", **found)
     return found
 
 
-def resolve_deviation(sheet: Sheet, request: DeviationRequest) -> dict[str, Any]:
+def resolve_deviation(request: DeviationRequest, rec: Recorder) -> None:
     kind = request.deviation or (request.weapon.deviation if request.weapon else None)
     if kind is None:
         raise FirefightError("a deviation needs the weapon type",
                              fields=[("deviation", "direct_fire, indirect_grenade, ...")])
     indirect = request.indirect_range_m or (request.weapon.indirect_range_m
                                             if request.weapon else None)
-    found = deviate(sheet, kind, request.range.metres() if request.range else None, indirect)
-    return {"hit": False, **found, "summary_key": "FIREFIGHT.dpv.outcome.deviation"}
+    found = deviate(rec, kind, request.range.metres() if request.range else None, indirect)
+    rec.outcome.update(hit=False, **found, summary_key="FIREFIGHT.dpv.outcome.deviation")
+    cards.title(rec, request)
 
 
 # --- concussion and fragments ---------------------------------------------------------------
@@ -132,31 +133,32 @@ def fragment_dpv(radius: int, distance: Fraction) -> Fraction | None:
     return None
 
 
-def resolve_explosion(sheet: Sheet, request: ExplosionRequest) -> dict[str, Any]:
+def resolve_explosion(request: ExplosionRequest, rec: Recorder) -> None:
     ep, options = exact(request.ep), request.options
     fragments = options.fragmentation or options.tamped
     radius = burst_radius(ep) if fragments else 0
     contact = ep * (tables().explosives["tamped_contact_factor"] if options.tamped else 1)
     concussion_m = concussion_reach(ep, options.tamped)
     reach = max(radius * 2, concussion_m)  # nobody farther is touched: the table gathers to it
-    sheet.step("blast", "blast", kind="info",
-               numbers={"ep": request.ep, "concussion_5m": num(concussion_value(
+    rec.step("blast", "blast", kind="info",
+             numbers={"ep": request.ep, "concussion_5m": num(concussion_value(
                    ep, Fraction(0), options.tamped)), "burst_radius_m": radius,
                         "outer_radius_m": radius * 2, "contact_dpv": num(contact),
                         "concussion_reach_m": concussion_m, "tamped": options.tamped},
-               outcome="blast.info", source=f"{SRC_CONCUSSION}; {SRC_FRAGMENTS}; {SRC_TAMPED}")
-    sheet.effect("blast", value={"burst_radius_m": radius, "outer_radius_m": radius * 2,
+             outcome="blast.info", source=f"{SRC_CONCUSSION}; {SRC_FRAGMENTS}; {SRC_TAMPED}")
+    rec.effect("blast", value={"burst_radius_m": radius, "outer_radius_m": radius * 2,
                                  "concussion_reach_m": concussion_m, "reach_m": reach},
-                 label="blast", target="attacker", burst_radius_m=radius,
-                 outer_radius_m=radius * 2, concussion_reach_m=concussion_m, reach_m=reach)
-    figures = [_blast_figure(sheet, request, figure, index, radius if fragments else None)
+               label="effect.blast", target="attacker", burst_radius_m=radius,
+               outer_radius_m=radius * 2, concussion_reach_m=concussion_m, reach_m=reach)
+    figures = [_blast_figure(rec, request, figure, index, radius if fragments else None)
                for index, figure in enumerate(request.targets)]
-    return {"hit": any(f["hits"] for f in figures), "burst_radius_m": radius,
-            "contact_dpv": num(contact), "figures": figures,
-            "summary_key": "FIREFIGHT.dpv.outcome.explosion"}
+    rec.outcome.update(hit=any(f["hits"] for f in figures), burst_radius_m=radius,
+                       contact_dpv=num(contact), figures=figures,
+                       summary_key="FIREFIGHT.dpv.outcome.explosion")
+    cards.title(rec, request)
 
 
-def _blast_figure(sheet: Sheet, request: ExplosionRequest, figure: Figure, index: int,
+def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, index: int,
                   radius: int | None) -> dict[str, Any]:
     who: dict[str, Any] = {"figure": index, "name": figure.name, "actor_id": figure.actor_id,
            "token_id": figure.token_id}
@@ -166,40 +168,40 @@ def _blast_figure(sheet: Sheet, request: ExplosionRequest, figure: Figure, index
     distance = exact(figure.distance_m)
     found: list[wounds.Wound] = []
     cv = concussion_value(exact(request.ep), distance, request.options.tamped)
-    roll, i = sheet.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
     hit = roll <= cv
-    sheet.step(f"concussion_{index}", "concussion", dice=[i],
-               numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
+    rec.step(f"concussion_{index}", "concussion", dice=[i],
+             numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
                         "figure": index, "name": figure.name},
-               success=hit, outcome="concussion." + ("hit" if hit else "miss"),
-               source=SRC_CONCUSSION, name=figure.name)
+             success=hit, outcome="concussion." + ("hit" if hit else "miss"),
+             source=SRC_CONCUSSION, name=figure.name)
     if hit:
-        found.append(wounds.resolve_hit(sheet, figure, cv, "blunt", request.settings,
+        found.append(wounds.resolve_hit(rec, figure, cv, "blunt", request.settings,
                                         hit=len(found) + 1))
     frag = fragment_dpv(radius, distance) if radius is not None else None
     if frag is not None:
-        found += _fragments(sheet, request, figure, index, dpv=frag, already=len(found))
-    condition = wounds.apply_wounds(sheet, figure, found, **who)
+        found += _fragments(rec, request, figure, index, dpv=frag, already=len(found))
+    condition = wounds.apply_wounds(rec, figure, found, **who)
     return {**who, "hits": len(found), "concussion": hit, "condition": condition}
 
 
-def _fragments(sheet: Sheet, request: ExplosionRequest, figure: Figure, index: int, *,
+def _fragments(rec: Recorder, request: ExplosionRequest, figure: Figure, index: int, *,
                dpv: Fraction, already: int) -> list[wounds.Wound]:
     """A 20 % chance (1D10 of 1-2) of 1D6 fragments at DPV 0.4 (0.2 out to twice the radius)."""
     f = tables().explosives["fragmentation"]
-    roll, i = sheet.roll(10, purpose=f"fragments, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"fragments, {figure.name or index}", side="target")
     hit = roll <= f["chance_on_d10"]
     dice, count = [i], 0
     if hit:
-        count, j = sheet.roll(f["fragment_die"], purpose=f"fragment count, {figure.name or index}",
-                              side="target")
+        count, j = rec.roll(f["fragment_die"], purpose=f"fragment count, {figure.name or index}",
+                            side="target")
         dice.append(j)
-    sheet.step(f"fragments_{index}", "fragments", dice=dice,
-               numbers={"roll": roll, "fragments": count, "dpv": num(dpv), "figure": index,
+    rec.step(f"fragments_{index}", "fragments", dice=dice,
+             numbers={"roll": roll, "fragments": count, "dpv": num(dpv), "figure": index,
                         "name": figure.name},
-               success=hit, outcome="fragments." + ("hit" if hit else "miss"),
-               source=SRC_FRAGMENTS, name=figure.name)
-    return [wounds.resolve_hit(sheet, figure, dpv, "normal", request.settings,
+             success=hit, outcome="fragments." + ("hit" if hit else "miss"),
+             source=SRC_FRAGMENTS, name=figure.name)
+    return [wounds.resolve_hit(rec, figure, dpv, "normal", request.settings,
                                hit=already + n) for n in range(1, count + 1)]
 
 
@@ -217,48 +219,55 @@ def missile_probability(homing: int, evasive: int, rule: str) -> Fraction:
     return Fraction(sum(missile_hits(r, homing, evasive, rule) for r in range(1, 11)), 10)
 
 
-def resolve_missile(sheet: Sheet, request: MissileRequest) -> dict[str, Any]:
+def missile_odds(request: MissileRequest) -> dict[str, Any]:
+    return chance(missile_probability(request.homing, request.target.evasive,
+                                      request.settings.missile_hit), net_modifier=0)
+
+
+def resolve_missile(request: MissileRequest, rec: Recorder) -> None:
     target = request.target
-    roll, i = sheet.roll(10, purpose="missile to-hit")
+    roll, i = rec.roll(10, purpose="missile to-hit")
     hit = missile_hits(roll, request.homing, target.evasive, request.settings.missile_hit)
-    sheet.step("missile", "missile", dice=[i],
-               numbers={"roll": roll, "homing": request.homing, "evasive": target.evasive,
+    rec.step("missile", "missile", dice=[i],
+             numbers={"roll": roll, "homing": request.homing, "evasive": target.evasive,
                         "needed": request.homing - target.evasive},
-               success=hit, outcome="missile." + ("hit" if hit else "miss"), source=SRC_MISSILE)
+             success=hit, outcome="missile." + ("hit" if hit else "miss"), source=SRC_MISSILE)
     outcome: dict[str, Any] = {"hit": hit, "summary_key": "FIREFIGHT.dpv.outcome." + (
         "missile_hit" if hit else "miss")}
     if hit:  # "Damage is always as a tamped explosion": contact DPV = 4 x EP
         dpv = exact(request.ep) * tables().explosives["tamped_contact_factor"]
-        outcome.update(vehicle_damage(sheet, dpv, target))
-    return outcome
+        outcome.update(vehicle_damage(rec, dpv, target))
+    rec.outcome.update(outcome)
+    cards.title(rec, request)
 
 
-def vehicle_damage(sheet: Sheet, dpv: Fraction, target: Vehicle) -> dict[str, Any]:
+def vehicle_damage(rec: Recorder, dpv: Fraction, target: Vehicle) -> dict[str, Any]:
     """1D10 + 1 for each full 5 DPV left after the vehicle's armor."""
     t = tables()
     remaining = dpv - exact(target.armor)
     if remaining <= 0:
-        sheet.step("vehicle", "vehicle", kind="info",
-                   numbers={"dpv": num(dpv), "armor": target.armor, "dpv_after_armor": 0},
-                   outcome="vehicle.no_penetration", source=SRC_VEHICLE)
+        rec.step("vehicle", "vehicle", kind="info",
+                 numbers={"dpv": num(dpv), "armor": target.armor, "dpv_after_armor": 0},
+                 outcome="vehicle.no_penetration", source=SRC_VEHICLE)
         return {"vehicle_result": "no_penetration", "dpv": num(dpv)}
     bonus = math.floor(remaining / t.vehicle_table["dpv_per_plus_one"])
-    roll, i = sheet.roll(10, purpose="vehicle damage")
+    roll, i = rec.roll(10, purpose="vehicle damage")
     result = t.vehicle.lookup(roll + bonus)
     effects = t.vehicle_table["effects"][result]
-    sheet.step("vehicle", "vehicle", kind="table", dice=[i],
-               numbers={"roll": roll, "bonus": bonus, "total": roll + bonus, "dpv": num(dpv),
+    rec.step("vehicle", "vehicle", kind="table", dice=[i],
+             numbers={"roll": roll, "bonus": bonus, "total": roll + bonus, "dpv": num(dpv),
                         "armor": target.armor, "dpv_after_armor": num(remaining), **effects},
-               outcome=f"vehicle.{result}", source=SRC_VEHICLE)
-    sheet.effect("vehicle", value=result, label=f"vehicle.{result}", crew_dpv=num(remaining),
-                 **effects)
+             outcome=f"vehicle.{result}", source=SRC_VEHICLE)
+    rec.effect("vehicle", value=result, label=f"effect.vehicle.{result}", crew_dpv=num(remaining),
+               **effects)
     return {"vehicle_result": result, "dpv": num(dpv), **effects}
 
 
-def resolve_vehicle_damage(sheet: Sheet, request: VehicleDamageRequest) -> dict[str, Any]:
-    found = vehicle_damage(sheet, exact(request.dpv), request.target)
-    return {"hit": True, **found,
-            "summary_key": f"FIREFIGHT.dpv.vehicle.{found['vehicle_result']}"}
+def resolve_vehicle_damage(request: VehicleDamageRequest, rec: Recorder) -> None:
+    found = vehicle_damage(rec, exact(request.dpv), request.target)
+    rec.outcome.update(hit=True, **found,
+                       summary_key=f"FIREFIGHT.dpv.vehicle.{found['vehicle_result']}")
+    cards.title(rec, request)
 
 
 def vehicle_distribution(dpv: Fraction, armor: float) -> dict[str, Fraction]:
@@ -274,9 +283,16 @@ def vehicle_distribution(dpv: Fraction, armor: float) -> dict[str, Fraction]:
     return out
 
 
+def vehicle_odds(request: VehicleDamageRequest) -> dict[str, Any]:
+    """The chance the hit does anything, and each result's."""
+    dist = vehicle_distribution(exact(request.dpv), request.target.armor)
+    p = 1 - dist.get("no_effect", Fraction(0)) - dist.get("no_penetration", Fraction(0))
+    return chance(p, net_modifier=0, results={k: float(v) for k, v in sorted(dist.items())})
+
+
 # --- breaching --------------------------------------------------------------------------------
 
-def resolve_breach(sheet: Sheet, request: BreachRequest) -> dict[str, Any]:
+def resolve_breach(request: BreachRequest, rec: Recorder) -> None:
     """Penetration (cm) = contact DPV / armor value; breach diameter = penetration - thickness."""
     if request.contact_dpv is not None:
         contact = exact(request.contact_dpv)
@@ -296,12 +312,13 @@ def resolve_breach(sheet: Sheet, request: BreachRequest) -> dict[str, Any]:
     penetration = contact / av
     diameter = penetration - exact(request.thickness_cm)
     breached = diameter > 0
-    sheet.step("breach", "breach", kind="info",
-               numbers={"contact_dpv": num(contact), "armor_value": num(av),
+    rec.step("breach", "breach", kind="info",
+             numbers={"contact_dpv": num(contact), "armor_value": num(av),
                         "penetration_cm": num(penetration), "thickness_cm": request.thickness_cm,
                         "diameter_cm": num(max(Fraction(0), diameter))},
-               success=breached, outcome="breach." + ("yes" if breached else "no"),
-               source=SRC_BREACH)
-    return {"hit": breached, "penetration_cm": num(penetration),
-            "diameter_cm": num(max(Fraction(0), diameter)),
-            "summary_key": "FIREFIGHT.dpv.outcome.breach_" + ("yes" if breached else "no")}
+             success=breached, outcome="breach." + ("yes" if breached else "no"),
+             source=SRC_BREACH)
+    rec.outcome.update(hit=breached, penetration_cm=num(penetration),
+                       diameter_cm=num(max(Fraction(0), diameter)),
+                       summary_key="FIREFIGHT.dpv.outcome.breach_" + ("yes" if breached else "no"))
+    cards.title(rec, request)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from firefight.dice import Roller, ScriptedDice
 from firefight.errors import RuleRefusalError
-from firefight.rulesets.dpv import explosives, tasks, wounds
-from firefight.rulesets.dpv.data import armor_value, exact, tables
+from firefight.record import Recorder, num
+from firefight.rulesets.dpv import cards, explosives, tasks, wounds
+from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
     AreaFireRequest,
     AttackRequest,
@@ -16,7 +16,6 @@ from firefight.rulesets.dpv.models import (
     DpvWeapon,
     Figure,
 )
-from firefight.rulesets.dpv.sheet import Sheet, num
 
 SRC_RANGES = "2300ad RANGES"
 SRC_DAMAGE = "2300ad FIRE COMBAT, \"Damage\""
@@ -69,22 +68,23 @@ def cover_armor(cover: Cover | None) -> Fraction:
     return armor_value(cover.material) * exact(cover.thickness_cm)
 
 
-def _damage_step(sheet: Sheet, weapon: DpvWeapon, band: str, cover: Fraction) -> Fraction:
+def _damage_step(rec: Recorder, weapon: DpvWeapon, band: str, cover: Fraction) -> Fraction:
     dpv, factor = dpv_at_range(weapon, band)
     after = max(Fraction(0), dpv - cover)
-    sheet.step("damage", "damage", kind="info",
-               numbers={"weapon_dpv": weapon.dpv, "band": band, "factor": num(factor),
-                        "dpv": num(dpv), "cover": num(cover), "dpv_after_cover": num(after)},
-               outcome="damage.dpv", source=f"{SRC_DAMAGE}; {SRC_COVER}",
-               band_key=f"FIREFIGHT.dpv.band.{band}")
+    rec.step("damage", "damage", kind="info",
+             numbers={"weapon_dpv": weapon.dpv, "band": band, "factor": num(factor),
+                      "dpv": num(dpv), "cover": num(cover), "dpv_after_cover": num(after)},
+             outcome="damage.dpv", source=f"{SRC_DAMAGE}; {SRC_COVER}",
+             band_key=f"FIREFIGHT.dpv.band.{band}")
     return after
 
 
 # --- aimed fire ----------------------------------------------------------------------------
 
-def aimed_spec(sheet: Sheet, request: AttackRequest, band: str) -> tasks.TaskSpec:
+def aimed_spec(rec: Recorder, request: AttackRequest, band: str) -> tasks.TaskSpec:
     """The aimed-fire task: Routine at close, one level harder per band beyond, one easier
-    against a stationary target in the open; a 1 is a miss, never a fumble."""
+    against a stationary target in the open; a 1 is a miss, never a fumble. The to-hit
+    ledger: the odds and the roll both build it, house rules' modifiers included."""
     options, settings = request.options, request.settings
     preset_name = {"aimed": "aimed_fire", "indirect": "indirect_fire",
                    "laser_designation": "laser_designation"}[options.fire]
@@ -92,20 +92,21 @@ def aimed_spec(sheet: Sheet, request: AttackRequest, band: str) -> tasks.TaskSpe
     if options.fire == "aimed":
         levels = bands().index(band)
         if levels:
-            sheet.note("range_harder", SRC_AIMED, levels=levels,
-                       band_key=f"FIREFIGHT.dpv.band.{band}")
+            rec.note("range_harder", SRC_AIMED, levels=levels,
+                     band_key=f"FIREFIGHT.dpv.band.{band}")
         if options.stationary_in_open:
             levels -= 1
-            sheet.note("stationary", SRC_AIMED)
+            rec.note("stationary", SRC_AIMED)
         difficulty = tasks.shift(preset["difficulty"], levels, settings)
     else:
         difficulty = tasks.shift(preset["difficulty"], 0, settings)
     skill = tasks.skill_level(request.attacker, preset["skills"], preset.get("skill_rule", "only"))
     dm = 0
     if skill:
-        dm += sheet.modifier("skill", skill, preset["source"], "to_hit", skill=skill).value
+        dm += rec.modifier("mod.skill", skill, preset["source"], "to_hit", skill=skill).value
     if options.dm:
-        dm += sheet.modifier("referee_dm", options.dm, "2300ad SPECIAL CASES", "to_hit").value
+        dm += rec.modifier("mod.referee_dm", options.dm, "2300ad SPECIAL CASES", "to_hit").value
+    dm += sum(m.value for m in rec.house("to_hit", request))
     return tasks.TaskSpec(difficulty, dm, settings.task_dice,
                           fumbles=preset.get("fumble", True),
                           failure_table=preset.get("failure_table", True))
@@ -118,70 +119,79 @@ def check_shots(request: AttackRequest) -> None:
             fields=[("options.shots", f"at most the weapon's ROF, {request.weapon.rof}")])
 
 
-def resolve_attack(sheet: Sheet, request: AttackRequest) -> dict[str, Any]:
+def _cover(request: AttackRequest) -> Fraction:
+    """The cover the shooter declared: its material and thickness (none when left out)."""
+    options = request.options
+    if options.cover_material is None or options.cover_thickness_cm <= 0:
+        return Fraction(0)
+    return cover_armor(Cover(material=options.cover_material,
+                             thickness_cm=options.cover_thickness_cm))
+
+
+def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
+    """Aimed fire: a to-hit task per shot (ROF), then damage, location and wound per hit."""
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
-    spec = aimed_spec(sheet, request, band)
+    first = len(rec.modifiers)
+    spec = aimed_spec(rec, request, band)
+    # Every shot is the same task: its modifiers count for each shot's step (the card showed
+    # them only on the first, with the later shots' totals typed by hand).
+    shot_mods = rec.modifiers[first:]
     options = request.options
-    cover = Fraction(0)
-    if options.cover_material is not None and options.cover_thickness_cm > 0:
-        cover = cover_armor(Cover(material=options.cover_material,
-                                  thickness_cm=options.cover_thickness_cm))
+    cover = _cover(request)
     if options.shots > 1:
-        sheet.note("shots", SRC_ROF, n=options.shots)
+        rec.note("shots", SRC_ROF, n=options.shots)
     hits: list[wounds.Wound] = []
     dpv: Fraction | None = None
     for shot in range(1, options.shots + 1):
         step_id = "to_hit" if shot == 1 else f"to_hit_{shot}"
-        result = tasks.roll_task(sheet, spec, step_id=step_id, label="to_hit",
+        if shot > 1:
+            rec.add([m.model_copy(update={"step": step_id}) for m in shot_mods])
+        result = tasks.roll_task(rec, spec, step_id=step_id, label="to_hit",
                                  purpose=f"to-hit, shot {shot}", source=SRC_AIMED)
         if not result.success:
             if request.weapon.deviation is not None:
-                explosives.deviate(sheet, request.weapon.deviation, request.range.metres(),
+                explosives.deviate(rec, request.weapon.deviation, request.range.metres(),
                                    request.weapon.indirect_range_m, shot=shot)
             continue
         if dpv is None:
-            dpv = _damage_step(sheet, request.weapon, band, cover)
-        hits.append(wounds.resolve_hit(sheet, request.target, dpv, request.weapon.wound_type,
+            dpv = _damage_step(rec, request.weapon, band, cover)
+        hits.append(wounds.resolve_hit(rec, request.target, dpv, request.weapon.wound_type,
                                        request.settings, hit=len(hits) + 1,
                                        called=options.location))
-    condition = wounds.apply_wounds(sheet, request.target, hits)
+    condition = wounds.apply_wounds(rec, request.target, hits)
     summary = "miss" if not hits else condition
-    return {"hit": bool(hits), "hits": len(hits), "shots": options.shots, "band": band,
-            "difficulty": spec.difficulty.label, "needed": spec.number, "dm": spec.dm,
-            "condition": condition, "wounds": [w.tier for w in hits],
-            "summary_key": f"FIREFIGHT.dpv.outcome.{summary}"}
+    rec.outcome.update(
+        hit=bool(hits), hits=len(hits), shots=options.shots, band=band,
+        difficulty=spec.difficulty.label, needed=spec.number, dm=spec.dm, condition=condition,
+        wounds=[w.tier for w in hits], summary_key=f"FIREFIGHT.dpv.outcome.{summary}")
+    cards.title(rec, request)
 
 
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
-    sheet = Sheet(Roller(ScriptedDice([])))  # records the modifiers; rolls nothing
-    spec = aimed_spec(sheet, request, band)
+    rec = tasks.dry_run()
+    spec = aimed_spec(rec, request, band)
     p_hit = tasks.success_probability(spec)
     options = request.options
-    cover = Fraction(0)
-    if options.cover_material is not None and options.cover_thickness_cm > 0:
-        cover = cover_armor(Cover(material=options.cover_material,
-                                  thickness_cm=options.cover_thickness_cm))
-    dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - cover)
+    dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - _cover(request))
     per_hit = wounds.hit_distribution(request.target, dpv, request.weapon.wound_type,
                                       request.settings, called=options.location)
     p_any = 1 - (1 - p_hit) ** options.shots
-    return {
-        "probability": float(p_hit), "exact": f"{p_hit.numerator}/{p_hit.denominator}",
-        "net_modifier": spec.dm, "needed": spec.number, "difficulty": spec.difficulty.label,
-        "band": band, "dpv": num(dpv), "any_hit_probability": float(p_any),
-        "per_shot": {k: float(p_hit * v) for k, v in sorted(per_hit.items())},
-        "per_hit": {k: float(v) for k, v in sorted(per_hit.items())},
-        "per_hit_exact": {k: f"{v.numerator}/{v.denominator}" for k, v in sorted(per_hit.items())},
-        "modifiers": [m.model_dump(mode="json") for m in sheet.modifiers],
-    }
+    return chance(
+        p_hit, net_modifier=spec.dm, needed=spec.number, difficulty=spec.difficulty.label,
+        band=band, dpv=num(dpv), any_hit_probability=float(p_any),
+        per_shot={k: float(p_hit * v) for k, v in sorted(per_hit.items())},
+        per_hit={k: float(v) for k, v in sorted(per_hit.items())},
+        per_hit_exact={k: f"{v.numerator}/{v.denominator}" for k, v in sorted(per_hit.items())},
+        modifiers=[m.model_dump(mode="json") for m in rec.modifiers],
+    )
 
 
 # --- area fire -----------------------------------------------------------------------------
 
-def area_band(request: AreaFireRequest, sheet: Sheet | None = None) -> tuple[str, str]:
+def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[str, str]:
     """(actual band, band the fire is read at). Moving area fire: not with ROF 1, never at
     extreme; trotting reads each band one farther."""
     weapon, moving = request.weapon, request.options.moving
@@ -203,8 +213,8 @@ def area_band(request: AreaFireRequest, sheet: Sheet | None = None) -> tuple[str
     read = band
     if moving == "trotting":
         read = bands()[min(bands().index(band) + 1, len(bands()) - 1)]
-        if sheet is not None:
-            sheet.note("trotting", SRC_MOVING, band_key=f"FIREFIGHT.dpv.band.{read}")
+        if rec is not None:
+            rec.note("trotting", SRC_MOVING, band_key=f"FIREFIGHT.dpv.band.{read}")
     factors = tables().combat["afv_factor"]
     if factors.get(weapon.kind, factors["default"])[read] is None:
         raise RuleRefusalError(f"{weapon.kind} cannot employ area fire at extreme range",
@@ -226,45 +236,47 @@ def hits_for(roll: int, number: Fraction, cap: int) -> int:
     return min(cap, int(number / roll)) if roll <= number else 0
 
 
-def _ducks(sheet: Sheet, figure: Figure, weapon: DpvWeapon, index: int) -> bool:
+def _ducks(rec: Recorder, figure: Figure, weapon: DpvWeapon, index: int) -> bool:
     """PCs choose; an NPC ducks when 1D10 + the weapon's AFV exceeds its Coolness."""
     if figure.duck is not None or figure.pc:
         return bool(figure.duck)
     coolness = wounds.npc_coolness(figure)
     if coolness is None:
-        sheet.note("no_coolness", SRC_DUCK, name=figure.name)
+        rec.note("no_coolness", SRC_DUCK, name=figure.name)
         return False
-    roll, i = sheet.roll(10, purpose=f"duck, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"duck, {figure.name or index}", side="target")
     afv = exact(weapon.afv or 0)
     ducked = roll + afv > coolness
-    sheet.step(f"duck_{index}", "duck", dice=[i],
-               numbers={"roll": roll, "afv": num(afv), "total": num(roll + afv),
-                        "coolness": coolness, "figure": index, "name": figure.name},
-               success=ducked, outcome="duck." + ("yes" if ducked else "no"), source=SRC_DUCK)
+    rec.step(f"duck_{index}", "duck", dice=[i],
+             numbers={"roll": roll, "afv": num(afv), "total": num(roll + afv),
+                      "coolness": coolness, "figure": index, "name": figure.name},
+             success=ducked, outcome="duck." + ("yes" if ducked else "no"), source=SRC_DUCK)
     return ducked
 
 
-def resolve_area_fire(sheet: Sheet, request: AreaFireRequest) -> dict[str, Any]:
+def resolve_area_fire(request: AreaFireRequest, rec: Recorder) -> None:
+    """Area fire: the AFV at range x bursts, then a 1D10 per figure (ducking first)."""
     weapon, bursts = request.weapon, request.options.bursts
-    band, read = area_band(request, sheet)
+    band, read = area_band(request, rec)
     number = afv_at(weapon, read) * bursts
     cap = bursts * weapon.rpb
     dpv, _ = dpv_at_range(weapon, read)
-    sheet.step("area", "area", kind="info",
-               numbers={"afv": weapon.afv, "band": read, "afv_at_range": num(afv_at(weapon, read)),
-                        "bursts": bursts, "number": num(number), "max_hits": cap,
-                        "dpv": num(dpv)},
-               outcome="area.number", source=f"{SRC_AFV}; {SRC_AREA}")
+    rec.step("area", "area", kind="info",
+             numbers={"afv": weapon.afv, "band": read, "afv_at_range": num(afv_at(weapon, read)),
+                      "bursts": bursts, "number": num(number), "max_hits": cap,
+                      "dpv": num(dpv)},
+             outcome="area.number", source=f"{SRC_AFV}; {SRC_AREA}")
     figures = []
     for index, figure in enumerate(request.targets):
-        figures.append(_area_figure(sheet, request, figure, index, band=band, number=number,
+        figures.append(_area_figure(rec, request, figure, index, band=band, number=number,
                                     cap=cap, dpv=dpv))
-    return {"hit": any(f["hits"] for f in figures), "band": band, "read_band": read,
-            "number": num(number), "max_hits": cap, "figures": figures,
-            "summary_key": "FIREFIGHT.dpv.outcome.area"}
+    rec.outcome.update(hit=any(f["hits"] for f in figures), band=band, read_band=read,
+                       number=num(number), max_hits=cap, figures=figures,
+                       summary_key="FIREFIGHT.dpv.outcome.area")
+    cards.title(rec, request)
 
 
-def _area_figure(sheet: Sheet, request: AreaFireRequest, figure: Figure, index: int, *,
+def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index: int, *,
                  band: str, number: Fraction, cap: int, dpv: Fraction) -> dict[str, Any]:
     who: dict[str, Any] = {"figure": index, "name": figure.name, "actor_id": figure.actor_id,
            "token_id": figure.token_id}
@@ -272,24 +284,24 @@ def _area_figure(sheet: Sheet, request: AreaFireRequest, figure: Figure, index: 
         own = (range_band(figure.distance_m, request.weapon.effective_range_m)
                if figure.distance_m is not None else None)
         if own != band:
-            sheet.note("beyond_unaffected", SRC_AREA, name=figure.name)
+            rec.note("beyond_unaffected", SRC_AREA, name=figure.name)
             return {**who, "hits": 0, "condition": "unaffected"}
         number = number * exact(tables().combat["beyond_area_afv_factor"])
-    ducked = _ducks(sheet, figure, request.weapon, index)
+    ducked = _ducks(rec, figure, request.weapon, index)
     if ducked:
-        sheet.effect("state", value="ducked", label="ducked", **who)
+        rec.effect("state", value="ducked", label="effect.ducked", **who)
     cover = cover_armor(figure.cover) if ducked else Fraction(0)
-    roll, i = sheet.roll(10, purpose=f"area fire, {figure.name or index}")
+    roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
     hits = hits_for(roll, number, cap)
-    sheet.step(f"area_{index}", "area_figure", dice=[i],
-               numbers={"roll": roll, "number": num(number), "hits": hits, "figure": index,
-                        "name": figure.name, "place": figure.place, "cover": num(cover)},
-               success=hits > 0, outcome="area.hits", source=SRC_AREA, name=figure.name)
-    found = [wounds.resolve_hit(sheet, figure, max(Fraction(0), dpv - cover),
+    rec.step(f"area_{index}", "area_figure", dice=[i],
+             numbers={"roll": roll, "number": num(number), "hits": hits, "figure": index,
+                      "name": figure.name, "place": figure.place, "cover": num(cover)},
+             success=hits > 0, outcome="area.hits", source=SRC_AREA, name=figure.name)
+    found = [wounds.resolve_hit(rec, figure, max(Fraction(0), dpv - cover),
                                 request.weapon.wound_type, request.settings,
                                 hit=n, side="attacker")
              for n in range(1, hits + 1)]
-    condition = wounds.apply_wounds(sheet, figure, found, **who)
+    condition = wounds.apply_wounds(rec, figure, found, **who)
     return {**who, "hits": hits, "ducked": ducked, "condition": condition}
 
 
@@ -301,7 +313,5 @@ def area_odds(request: AreaFireRequest) -> dict[str, Any]:
     for roll in range(1, 11):
         k = hits_for(roll, number, cap)
         dist[k] = dist.get(k, Fraction(0)) + Fraction(1, 10)
-    p = 1 - dist.get(0, Fraction(0))
-    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
-            "net_modifier": 0, "band": band, "read_band": read, "number": num(number),
-            "hits": {str(k): float(v) for k, v in sorted(dist.items())}}
+    return chance(1 - dist.get(0, Fraction(0)), net_modifier=0, band=band, read_band=read,
+                  number=num(number), hits={str(k): float(v) for k, v in sorted(dist.items())})

@@ -1,16 +1,17 @@
-"""2300 AD-style (``dpv``) request models: one request per action, discriminated on ``action``.
+"""2300 AD-style (``dpv``) models: one request per action (the core validates each with its own
+model, ``firefight.registry.Action``), the dialogs, the world settings and the actor data.
 
 DPVs are decimals in this system (0.4, 0.025): they are floats here and become exact
-``Fraction``s inside the rules (``rules.exact``).
+``Fraction``s inside the rules (``data.exact``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, RootModel
+from pydantic import Field
 
-from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.dpv"
 
@@ -166,13 +167,15 @@ class AttackOptions(Strict):
         description="a called location instead of the target-hits roll (referee's choice)")
 
 
-class _Request(Strict):
+class DpvRequest(ActionRequest):
+    """What every dpv request carries: the ruleset and the world's settings."""
+
     ruleset: Literal["dpv"]
     settings: DpvSettings = Field(default_factory=DpvSettings)
 
 
-class AttackRequest(_Request):
-    action: Literal["attack"]
+class AttackRequest(DpvRequest):
+    action: Literal["attack"] = "attack"  # the default action (the first declared)
     attacker: DpvCombatant
     target: DpvCombatant
     weapon: DpvWeapon
@@ -201,7 +204,7 @@ class TaskOptions(Strict):
                                        json_schema_extra=label("time_seconds"))
 
 
-class TaskRequest(_Request):
+class TaskRequest(DpvRequest):
     action: Literal["task"]
     actor: DpvCombatant = Field(default_factory=DpvCombatant)
     options: TaskOptions = Field(default_factory=TaskOptions)
@@ -226,7 +229,7 @@ class AreaFireOptions(Strict):
         default="stationary", json_schema_extra=choices("moving", MOVING))
 
 
-class AreaFireRequest(_Request):
+class AreaFireRequest(DpvRequest):
     action: Literal["area_fire"]
     attacker: DpvCombatant = Field(default_factory=DpvCombatant)
     weapon: DpvWeapon
@@ -240,7 +243,7 @@ class ExplosionOptions(Strict):
     fragmentation: bool = Field(default=True, json_schema_extra=label("fragmentation"))
 
 
-class ExplosionRequest(_Request):
+class ExplosionRequest(DpvRequest):
     action: Literal["explosion"]
     ep: float = Field(gt=0, le=100_000, allow_inf_nan=False, description="explosive power")
     name: str = Field(default="", max_length=200)
@@ -248,7 +251,7 @@ class ExplosionRequest(_Request):
     options: ExplosionOptions = Field(default_factory=ExplosionOptions)
 
 
-class DeviationRequest(_Request):
+class DeviationRequest(DpvRequest):
     action: Literal["deviation"]
     weapon: DpvWeapon | None = None
     deviation: DeviationType | None = None
@@ -265,7 +268,7 @@ class Vehicle(Strict):
     evasive: int = Field(default=0, ge=0, le=20)
 
 
-class MissileRequest(_Request):
+class MissileRequest(DpvRequest):
     action: Literal["missile"]
     attacker: DpvCombatant = Field(default_factory=DpvCombatant)
     name: str = Field(default="", max_length=200)
@@ -274,14 +277,14 @@ class MissileRequest(_Request):
     target: Vehicle = Field(default_factory=Vehicle)
 
 
-class VehicleDamageRequest(_Request):
+class VehicleDamageRequest(DpvRequest):
     action: Literal["vehicle_damage"]
     dpv: Dpv
     weapon_name: str = Field(default="", max_length=200)
     target: Vehicle = Field(default_factory=Vehicle)
 
 
-class BreachRequest(_Request):
+class BreachRequest(DpvRequest):
     action: Literal["breach"]
     contact_dpv: Dpv | None = None
     ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False)
@@ -309,7 +312,7 @@ class MeleeOptions(Strict):
     dm: int = Field(default=0, ge=-20, le=20, json_schema_extra=label("dm"))
 
 
-class MeleeRequest(_Request):
+class MeleeRequest(DpvRequest):
     action: Literal["melee"]
     attacker: DpvCombatant
     target: DpvCombatant
@@ -317,20 +320,21 @@ class MeleeRequest(_Request):
     options: MeleeOptions = Field(default_factory=MeleeOptions)
 
 
-class CriticalPointRequest(_Request):
+class CriticalPointRequest(DpvRequest):
     action: Literal["critical_point"]
     patient: DpvCombatant
-    point: Literal[1, 2, 3, 4, 5] = Field(description="30 min, 1 h, 3 h, 6 h, 12 h")
+    point: Literal[1, 2, 3, 4, 5] = Field(
+        description="which critical point (healing.CRITICAL_HOURS: 2300ad CRITICAL POINTS)")
     moved: bool = False
 
 
-class RegainConsciousnessRequest(_Request):
+class RegainConsciousnessRequest(DpvRequest):
     action: Literal["regain_consciousness"]
     patient: DpvCombatant = Field(default_factory=DpvCombatant)
     hours_unconscious: int = Field(ge=1, le=10_000)
 
 
-class ResuscitateRequest(_Request):
+class ResuscitateRequest(DpvRequest):
     action: Literal["resuscitate"]
     medic: DpvCombatant = Field(default_factory=DpvCombatant)
     patient: DpvCombatant = Field(default_factory=DpvCombatant)
@@ -339,7 +343,7 @@ class ResuscitateRequest(_Request):
     medkit_only: bool = False
 
 
-class TravelRequest(_Request):
+class TravelRequest(DpvRequest):
     """2300ad TYPICAL TRAVEL TIMES: a reference lookup (no dice)."""
 
     action: Literal["travel"]
@@ -353,7 +357,7 @@ class TravelRequest(_Request):
     hexes: float = Field(default=1, gt=0, le=10_000, allow_inf_nan=False)
 
 
-class InterfaceRequest(_Request):
+class InterfaceRequest(DpvRequest):
     """2300ad TRAVEL TIME - INTERFACE: going into orbit or returning to the surface."""
 
     action: Literal["interface"]
@@ -362,46 +366,7 @@ class InterfaceRequest(_Request):
                    "deadfall", "lifting_body"]
 
 
-class NaturalHealingRequest(_Request):
+class NaturalHealingRequest(DpvRequest):
     action: Literal["natural_healing"]
     patient: DpvCombatant = Field(default_factory=DpvCombatant)
     weeks: int = Field(ge=1, le=520)
-
-
-AnyRequest = Annotated[
-    AttackRequest | TaskRequest | AreaFireRequest | ExplosionRequest | DeviationRequest
-    | MissileRequest | VehicleDamageRequest | BreachRequest | MeleeRequest
-    | CriticalPointRequest | RegainConsciousnessRequest | ResuscitateRequest
-    | NaturalHealingRequest | TravelRequest | InterfaceRequest,
-    Field(discriminator="action"),
-]
-
-
-class DpvRequest(RootModel[AnyRequest]):
-    """Any dpv request; ``action`` picks the model (``attack`` when it is left out).
-
-    Validation goes straight to the action's own model, so an error names the field as the
-    request spells it (``weapon.dpv``), not behind the union's tag (``attack.weapon.dpv``).
-    """
-
-    @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
-        if isinstance(obj, dict):
-            obj = {"action": "attack", **obj}
-            model = BY_ACTION.get(obj["action"]) if isinstance(obj["action"], str) else None
-            if model is None:
-                from firefight.errors import FirefightError
-
-                raise FirefightError(f"unknown dpv action {obj['action']!r}",
-                                     fields=[("action", f"must be one of: {', '.join(BY_ACTION)}")])
-            return cls(root=model.model_validate(obj, *args, **kwargs))
-        return super().model_validate(obj, *args, **kwargs)
-
-
-BY_ACTION: dict[str, type[BaseModel]] = {
-    m.model_fields["action"].annotation.__args__[0]: m  # type: ignore[union-attr]
-    for m in (AttackRequest, TaskRequest, AreaFireRequest, ExplosionRequest, DeviationRequest,
-              MissileRequest, VehicleDamageRequest, BreachRequest, MeleeRequest,
-              CriticalPointRequest, RegainConsciousnessRequest, ResuscitateRequest,
-              NaturalHealingRequest, TravelRequest, InterfaceRequest)
-}

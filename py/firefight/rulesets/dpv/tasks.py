@@ -13,10 +13,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from firefight.dice import Roller, ScriptedDice
 from firefight.errors import FirefightError
-from firefight.rulesets.dpv.data import tables
-from firefight.rulesets.dpv.models import DpvCombatant, DpvSettings, TaskOptions
-from firefight.rulesets.dpv.sheet import Sheet
+from firefight.record import Recorder
+from firefight.rulesets.dpv import cards
+from firefight.rulesets.dpv.data import chance, tables
+from firefight.rulesets.dpv.models import (
+    DpvCombatant,
+    DpvRequest,
+    DpvSettings,
+    P,
+    TaskOptions,
+    TaskRequest,
+)
 
 SRC_DIFFICULTY = "2300ad TASK DIFFICULTY (1D10/2D6)"
 SRC_CHAR = "2300ad CHARACTERISTICS"
@@ -25,6 +34,12 @@ SRC_FAILURE = "2300ad FAILURE (2D6 OR 3D6)"
 SRC_HASTY = "2300ad TASK TYPES, \"Hasty\""
 SRC_UNCERTAIN = "2300ad UNCERTAIN TASKS"
 SRC_MEDKIT = "2300ad HEALING, \"Note\" (Medkit only)"
+
+
+def dry_run() -> Recorder:
+    """A recorder for the odds: the ledgers record their modifiers (house rules' too) on it
+    exactly as when resolving, and it rolls nothing."""
+    return Recorder(Roller(ScriptedDice([])), P, ruleset="dpv")
 
 
 @dataclass(frozen=True)
@@ -142,16 +157,16 @@ class TaskResult:
     numbers: dict[str, Any] = field(default_factory=dict)
 
 
-def roll_task(sheet: Sheet, spec: TaskSpec, *, step_id: str, label: str, purpose: str,
+def roll_task(rec: Recorder, spec: TaskSpec, *, step_id: str, label: str, purpose: str,
               side: str = "attacker", source: str = "") -> TaskResult:
     """Roll a task, record the step, and roll the failure type when the task calls for it."""
     count, faces = dice_faces(spec.dice)
-    natural, index = sheet.roll(faces, count=count, purpose=purpose, side=side)
+    natural, index = rec.roll(faces, count=count, purpose=purpose, side=side)
     dice = [index]
     referee: int | None = None
     if spec.uncertain:  # 2300ad UNCERTAIN TASKS: the referee rolls too, secretly
-        referee, r_index = sheet.roll(faces, count=count, purpose=f"{purpose} (referee, hidden)",
-                                      side="referee")
+        referee, r_index = rec.roll(faces, count=count, purpose=f"{purpose} (referee, hidden)",
+                                    side="referee")
         dice.append(r_index)
         rolled = Fraction(natural + referee, 2)
     else:
@@ -168,33 +183,34 @@ def roll_task(sheet: Sheet, spec: TaskSpec, *, step_id: str, label: str, purpose
         numbers["player_success"] = natural + spec.dm >= spec.number and not fumble
         numbers["referee_success"] = referee + spec.dm >= spec.number
     outcome = "task.fumble" if fumble else "task.success" if success else "task.failure"
-    sheet.step(step_id, label, dice=dice, modifier_total=spec.dm, numbers=numbers,
-               success=success, outcome=outcome, source=source or SRC_DIFFICULTY,
-               difficulty_key=f"FIREFIGHT.dpv.difficulty.{spec.difficulty.name}")
+    # Its modifier total (spec.dm) is the sum of the modifiers recorded for ``step_id``.
+    rec.step(step_id, label, dice=dice, numbers=numbers,
+             success=success, outcome=outcome, source=source or SRC_DIFFICULTY,
+             difficulty_key=f"FIREFIGHT.dpv.difficulty.{spec.difficulty.name}")
     result = TaskResult(natural, total, success, fumble, dice, referee, numbers=numbers)
     if fumble:
-        sheet.note("fumble", SRC_FUMBLE)
+        rec.note("fumble", SRC_FUMBLE)
     if not success and spec.failure_table and not spec.uncertain:
-        _failure(sheet, spec, result, side)
+        _failure(rec, spec, result, side)
     return result
 
 
-def _failure(sheet: Sheet, spec: TaskSpec, result: TaskResult, side: str) -> None:
+def _failure(rec: Recorder, spec: TaskSpec, result: TaskResult, side: str) -> None:
     """2300ad FAILURE: 2D6, or 3D6 when hazardous; a mishap rolls its own 2D6 / 3D6."""
     t = tables()
     count = 3 if spec.hazardous else 2
-    throw, index = sheet.roll(6, count=count, purpose="failure type", side=side)
+    throw, index = rec.roll(6, count=count, purpose="failure type", side=side)
     kind = t.failure.lookup(throw)
     result.failure_type = kind
-    sheet.step("failure", "failure", kind="table", dice=[index], numbers={"roll": throw},
-               outcome=f"failure.{kind}", source=SRC_FAILURE)
+    rec.step("failure", "failure", kind="table", dice=[index], numbers={"roll": throw},
+             outcome=f"failure.{kind}", source=SRC_FAILURE)
     if kind in ("mishap", "serious_mishap"):
         m_count = int(t.tasks["mishap_dice"][kind])
-        m_throw, m_index = sheet.roll(6, count=m_count, purpose="mishap", side=side)
+        m_throw, m_index = rec.roll(6, count=m_count, purpose="mishap", side=side)
         result.mishap = t.mishap.lookup(m_throw)
-        sheet.step("mishap", "mishap", kind="table", dice=[m_index], numbers={"roll": m_throw},
-                   outcome=f"mishap.{result.mishap}", source="2300ad MISHAPS; DAMAGE AND REPAIR",
-                   **t.tasks["repair"][result.mishap])
+        rec.step("mishap", "mishap", kind="table", dice=[m_index], numbers={"roll": m_throw},
+                 outcome=f"mishap.{result.mishap}", source="2300ad MISHAPS; DAMAGE AND REPAIR",
+                 **t.tasks["repair"][result.mishap])
 
 
 # --- the task action -----------------------------------------------------------------------
@@ -211,9 +227,12 @@ def skill_level(actor: DpvCombatant, names: list[str], rule: str = "only") -> in
     return min(levels) if rule == "lower" else max(levels)
 
 
-def task_spec(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, settings: DpvSettings,
+def task_spec(rec: Recorder, request: DpvRequest, actor: DpvCombatant, options: TaskOptions,
               step: str = "task") -> TaskSpec:
-    """The difficulty and the asset modifiers of a task request, each recorded with its line."""
+    """The difficulty and the asset modifiers of a task ``actor`` makes for ``request``, each
+    recorded with its line, and the house rules' modifiers for ``step`` (so the odds and the
+    roll see the same)."""
+    settings = request.settings
     preset = _preset(options)
     base = options.difficulty or preset.get("difficulty")
     if base is None:
@@ -221,14 +240,15 @@ def task_spec(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, settings:
                              fields=[("options.difficulty", "choose a difficulty or a preset")])
     levels = options.harder
     if options.harder:
-        sheet.note("harder", "2300ad DETERMINATION", levels=options.harder)
+        rec.note("harder", "2300ad DETERMINATION", levels=options.harder)
     if options.hasty:  # 2300ad TASK TYPES, "Hasty": one level harder
         levels += 1
-        sheet.note("hasty", SRC_HASTY)
+        rec.note("hasty", SRC_HASTY)
     if options.medkit_only and preset.get("medical"):
         levels += 1
-        sheet.note("medkit_only", SRC_MEDKIT)
-    dm, assets = _assets(sheet, actor, options, preset, step)
+        rec.note("medkit_only", SRC_MEDKIT)
+    dm, assets = _assets(rec, actor, options, preset, step)
+    dm += sum(m.value for m in rec.house(step, request))
     uncertain = options.uncertain if options.uncertain is not None else bool(
         preset.get("uncertain"))
     return TaskSpec(shift(base, levels, settings), dm, settings.task_dice,
@@ -237,7 +257,7 @@ def task_spec(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, settings:
                     hazardous=options.hazardous, uncertain=uncertain, assets=assets)
 
 
-def _assets(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, preset: dict[str, Any],
+def _assets(rec: Recorder, actor: DpvCombatant, options: TaskOptions, preset: dict[str, Any],
             step: str) -> tuple[int, int]:
     """The task's whole DM, and its asset modifiers alone (skill and characteristics)."""
     dm = 0
@@ -246,24 +266,24 @@ def _assets(sheet: Sheet, actor: DpvCombatant, options: TaskOptions, preset: dic
     if skill is None and preset.get("skills"):
         skill = skill_level(actor, preset["skills"], preset.get("skill_rule", "only"))
     if skill:
-        dm += sheet.modifier("skill", skill, src, step, skill=skill).value
+        dm += rec.modifier("mod.skill", skill, src, step, skill=skill).value
     values = options.characteristics
     if values is None:
         values = [getattr(actor.stats, c) for c in preset.get("characteristics", [])]
     for value in values:
         asset = characteristic_asset(value)
         if asset:
-            dm += sheet.modifier("characteristic", asset, SRC_CHAR, step, score=value).value
+            dm += rec.modifier("mod.characteristic", asset, SRC_CHAR, step, score=value).value
     assets = dm
     if options.dm:
-        dm += sheet.modifier("referee_dm", options.dm, "2300ad SPECIAL CASES", step).value
+        dm += rec.modifier("mod.referee_dm", options.dm, "2300ad SPECIAL CASES", step).value
     if options.opponent_asset:
         dm -= options.opponent_asset
-        sheet.modifier("opponent", -options.opponent_asset, "2300ad COMPETITION TASKS", step)
+        rec.modifier("mod.opponent", -options.opponent_asset, "2300ad COMPETITION TASKS", step)
     return dm, assets
 
 
-def task_time(sheet: Sheet, options: TaskOptions, preset: dict[str, Any], asset: int,
+def task_time(rec: Recorder, options: TaskOptions, preset: dict[str, Any], asset: int,
               side: str = "attacker") -> float | None:
     """2300ad TIME: 3D6 minus the asset modifiers (double when hasty), at least 3, x the time
     shown (one-tenth of the average); a Medkit alone doubles the roll."""
@@ -271,51 +291,60 @@ def task_time(sheet: Sheet, options: TaskOptions, preset: dict[str, Any], asset:
     if seconds is None or preset.get("time", "standard") != "standard":
         return None
     t = tables().tasks["time"]
-    throw, index = sheet.roll(6, count=t["dice"], purpose="task time", side=side)
+    throw, index = rec.roll(6, count=t["dice"], purpose="task time", side=side)
     minus = asset * (t["hasty_asset_multiplier"] if options.hasty else 1)
     result = max(t["minimum"], throw - max(0, minus))
     if options.medkit_only and preset.get("medical"):
         result *= t["medkit_multiplier"]
     duration = float(result * seconds)
-    sheet.step("time", "time", kind="table", dice=[index],
-               numbers={"roll": throw, "asset": minus, "result": result, "seconds": duration},
-               outcome="task.time", source="2300ad TIME")
+    rec.step("time", "time", kind="table", dice=[index],
+             numbers={"roll": throw, "asset": minus, "result": result, "seconds": duration},
+             outcome="task.time", source="2300ad TIME")
     return duration
 
 
-def resolve_task(sheet: Sheet, actor: DpvCombatant, options: TaskOptions,
-                 settings: DpvSettings) -> dict[str, Any]:
-    spec = task_spec(sheet, actor, options, settings)
+def resolve_task(request: TaskRequest, rec: Recorder) -> None:
+    """The task action: one task roll of the actor, with its time and failure type."""
+    rec.outcome.update(run_task(rec, request, request.actor, request.options))
+    cards.title(rec, request, task_key=f"{P}.opt.preset.choices.{request.options.preset}"
+                if request.options.preset else f"{P}.task.generic")
+
+
+def run_task(rec: Recorder, request: DpvRequest, actor: DpvCombatant, options: TaskOptions
+             ) -> dict[str, Any]:
+    """A task of ``actor`` (the task action's, or one a healing action calls for); returns the
+    outcome."""
+    spec = task_spec(rec, request, actor, options)
     preset = _preset(options)
     if spec.uncertain:
-        sheet.note("uncertain", SRC_UNCERTAIN)
-    notes_before = len(sheet.notes)  # from here on, notes may tell the verdict
-    result = roll_task(sheet, spec, step_id="task", label="task", purpose="task",
+        rec.note("uncertain", SRC_UNCERTAIN)
+    notes_before = len(rec.notes)  # from here on, notes may tell the verdict
+    result = roll_task(rec, spec, step_id="task", label="task", purpose="task",
                        source=preset.get("source", ""))
     # 2300ad TIME: a task takes its time whether it succeeds or not (DETERMINATION waits "10
     # times the actual duration of the failed task"), so the time tells no verdict.
-    outcome_seconds = task_time(sheet, options, preset,
+    outcome_seconds = task_time(rec, options, preset,
                                 spec.dm if spec.assets is None else spec.assets)
-    steps_before = len(sheet.steps)
+    steps_before = len(rec.steps)
     outcome: dict[str, Any] = {"hit": result.success, "success": result.success,
                                "fumble": result.fumble, "difficulty": spec.difficulty.label,
                                "needed": spec.number, "dm": spec.dm,
                                "failure_type": result.failure_type, "mishap": result.mishap}
     if spec.uncertain:
-        _uncertain_outcome(sheet, spec, result, options, outcome)
+        _uncertain_outcome(rec, spec, result, options, outcome)
     else:
         outcome["summary_key"] = "FIREFIGHT.dpv.outcome." + (
             "fumble" if result.fumble else "success" if result.success else "failure")
     if outcome_seconds is not None:
         outcome["seconds"] = outcome_seconds
     if result.failure_type == "check_determination":
-        sheet.note("check_determination", "2300ad DETERMINATION")
+        rec.note("check_determination", "2300ad DETERMINATION")
     if spec.uncertain:
-        sheet.for_referee(notes_from=notes_before, steps_from=steps_before)
+        rec.for_referee(notes_from=notes_before, steps_from=steps_before)
     return outcome
 
 
-def _uncertain_outcome(sheet: Sheet, spec: TaskSpec, result: TaskResult, options: TaskOptions,
+def _uncertain_outcome(rec: Recorder, spec: TaskSpec, result: TaskResult, options: TaskOptions,
                        outcome: dict[str, Any]) -> None:
     """2300ad UNCERTAIN TASKS: the player learns what the average implies, not the verdict."""
     margin = math.floor(result.total - spec.number)
@@ -331,13 +360,18 @@ def _uncertain_outcome(sheet: Sheet, spec: TaskSpec, result: TaskResult, options
             "referee_success"]
         charge = "detonates_now" if both_fail else "dud" if not result.success else "ready"
         outcome["charge"] = charge
-        sheet.note(f"charge.{charge}", "2300ad COMBAT TASKS, \"To emplace an explosive charge\"")
+        rec.note(f"note.charge.{charge}",
+                 "2300ad COMBAT TASKS, \"To emplace an explosive charge\"")
 
 
-def task_odds(spec: TaskSpec) -> dict[str, Any]:
-    p = success_probability(spec)
+def spec_odds(spec: TaskSpec) -> dict[str, Any]:
+    """Exact chances of one task roll: success, and a fumble."""
     dist = distribution(spec.dice)
     fumble = Fraction(dist[spec.fumble_face], sum(dist.values())) if spec.fumbles else Fraction(0)
-    return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
-            "net_modifier": spec.dm, "needed": spec.number,
-            "difficulty": spec.difficulty.label, "fumble_probability": float(fumble)}
+    return chance(success_probability(spec), net_modifier=spec.dm, needed=spec.number,
+                  difficulty=spec.difficulty.label, fumble_probability=float(fumble))
+
+
+def task_odds(request: TaskRequest) -> dict[str, Any]:
+    """The task action's odds (its modifiers recorded on a dry run, house rules' included)."""
+    return spec_odds(task_spec(dry_run(), request, request.actor, request.options))

@@ -11,7 +11,9 @@ from functools import cache
 from typing import Any
 
 from firefight.errors import RuleRefusalError
-from firefight.rulesets.dpv.sheet import Sheet
+from firefight.record import Recorder
+from firefight.rulesets.dpv import cards
+from firefight.rulesets.dpv.models import InterfaceRequest, TravelRequest
 from firefight.tables import load_json
 
 PKG = "firefight.rulesets.dpv"
@@ -56,7 +58,7 @@ def _cell_notes(terrain: str, mode: str) -> list[str]:
     return [str(n) for n in sorted(set(found))]
 
 
-def resolve_travel(sheet: Sheet, request: Any) -> dict[str, Any]:
+def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
     """Time to cross ``hexes`` hexes of a terrain by one mode, with the features that add time."""
     t = table()
     base_text = t["times"][request.terrain][request.mode]
@@ -85,16 +87,17 @@ def resolve_travel(sheet: Sheet, request: Any) -> dict[str, Any]:
     total = max(0.0, per_hex) * request.hexes
     for n in sorted({n for row in rows for n in _cell_notes(row["terrain"], request.mode)},
                     key=int):
-        sheet.note(f"travel.{n}", SRC_TRAVEL)
-    sheet.step("travel", "travel", kind="table",
-               numbers={"per_hex_minutes": round(per_hex, 2), "hexes": request.hexes,
-                        "total_minutes": round(total, 2), "rows": rows},
-               outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total))
-    return {"per_hex_minutes": per_hex, "total_minutes": total, "time": describe(total),
-            "summary_key": "FIREFIGHT.dpv.outcome.travel"}
+        rec.note(f"note.travel.{n}", SRC_TRAVEL)
+    rec.step("travel", "travel", kind="table",
+             numbers={"per_hex_minutes": round(per_hex, 2), "hexes": request.hexes,
+                      "total_minutes": round(total, 2), "rows": rows},
+             outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total))
+    rec.outcome.update(per_hex_minutes=per_hex, total_minutes=total, time=describe(total),
+                       summary_key="FIREFIGHT.dpv.outcome.travel")
+    cards.title(rec, request)
 
 
-def resolve_interface(sheet: Sheet, request: Any) -> dict[str, Any]:
+def resolve_interface(request: InterfaceRequest, rec: Recorder) -> None:
     """Preparation, travel time, cleanup and turn-around for a craft going up or coming down."""
     t = table()
     row = t["interface"][request.direction].get(request.craft)
@@ -103,9 +106,10 @@ def resolve_interface(sheet: Sheet, request: Any) -> dict[str, Any]:
             f"{request.craft} is not listed for {request.direction.replace('_', ' ')}",
             fields=[("craft", f"one of {', '.join(t['interface'][request.direction])}")])
     values = dict(zip(t["interface_columns"], row, strict=True))
-    sheet.step("interface", "interface", kind="table", numbers=values,
-               outcome="outcome.interface", source=SRC_INTERFACE, **values)
-    return {**values, "summary_key": "FIREFIGHT.dpv.outcome.interface"}
+    rec.step("interface", "interface", kind="table", numbers=values,
+             outcome="outcome.interface", source=SRC_INTERFACE, **values)
+    rec.outcome.update(values, summary_key="FIREFIGHT.dpv.outcome.interface")
+    cards.title(rec, request)
 
 
 def describe(total_minutes: float) -> str:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from firefight.record import Recorder, num
 from firefight.rulesets.dpv.data import exact, tables
+from firefight.rulesets.dpv.healing import CRITICAL_HOURS, SRC_POINTS
 from firefight.rulesets.dpv.models import DpvCombatant, DpvSettings
-from firefight.rulesets.dpv.sheet import Sheet, num
 
 SRC_WOUNDING = "2300ad WOUNDING"
 SRC_HITS = "2300ad TARGET HITS"
@@ -112,7 +113,7 @@ def wound_from(location: str, potential: str, wound_type: str, column: int | Non
                  light=points["light"], knocked_down=kd)
 
 
-def resolve_hit(sheet: Sheet, target: DpvCombatant, dpv: Fraction, wound_type: str,
+def resolve_hit(rec: Recorder, target: DpvCombatant, dpv: Fraction, wound_type: str,
                 settings: DpvSettings, *, hit: int, called: str | None = None,
                 ignore_armor: bool = False, side: str = "target") -> Wound:
     """One hit: location and potential, armor on the location, the wounding column, the cell."""
@@ -120,32 +121,32 @@ def resolve_hit(sheet: Sheet, target: DpvCombatant, dpv: Fraction, wound_type: s
     if called is not None:
         first = called_first_face(called)
     else:
-        first, i = sheet.roll(10, purpose=f"hit location, hit {hit}", side=side)
+        first, i = rec.roll(10, purpose=f"hit location, hit {hit}", side=side)
         dice.append(i)
     second = None
     if settings.location_rule == "optional_severity":
-        second, i = sheet.roll(10, purpose=f"wound severity, hit {hit}", side=side)
+        second, i = rec.roll(10, purpose=f"wound severity, hit {hit}", side=side)
         dice.append(i)
     location, potential, severity = location_potential(first, second, settings.location_rule)
     armor = Fraction(0) if ignore_armor else armor_on(target, location)
     remaining = dpv - armor
     roll = None
     if Fraction(0) < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
-        roll, i = sheet.roll(10, purpose=f"DPV x 10, hit {hit}", side=side)
+        roll, i = rec.roll(10, purpose=f"DPV x 10, hit {hit}", side=side)
         dice.append(i)
     column = column_for(remaining, roll, settings)
     wound = wound_from(location, potential, wound_type, column, remaining)
-    sheet.step(f"wound_{hit}", "wound", kind="table", dice=dice,
-               numbers={"hit": hit, "location": location, "potential": potential,
+    rec.step(f"wound_{hit}", "wound", kind="table", dice=dice,
+             numbers={"hit": hit, "location": location, "potential": potential,
                         "severity_roll": severity, "dpv": num(dpv), "armor": num(armor),
                         "dpv_after_armor": num(remaining), "column": column,
                         "column_roll": roll, "wound_type": wound_type, "kill": wound.kill,
                         "shock": wound.shock, "stun": wound.stun, "light": wound.light,
                         "knocked_down": wound.knocked_down},
-               outcome=f"wound.{wound.tier}",
-               source=f"{SRC_HITS}; {SRC_ARMOR}; {SRC_WOUNDING}",
-               hit=hit, location_key=f"FIREFIGHT.dpv.location.{location}",
-               potential_key=f"FIREFIGHT.dpv.potential.{potential}")
+             outcome=f"wound.{wound.tier}",
+             source=f"{SRC_HITS}; {SRC_ARMOR}; {SRC_WOUNDING}",
+             hit=hit, location_key=f"FIREFIGHT.dpv.location.{location}",
+             potential_key=f"FIREFIGHT.dpv.potential.{potential}")
     return wound
 
 
@@ -169,7 +170,7 @@ def npc_coolness(target: DpvCombatant) -> int | None:
     return value
 
 
-def apply_wounds(sheet: Sheet, target: DpvCombatant, wounds: list[Wound], *,
+def apply_wounds(rec: Recorder, target: DpvCombatant, wounds: list[Wound], *,
                  side: str = "target", **who: Any) -> str:
     """The effects of this action's wounds on one figure; returns its condition."""
     who = {**who, "target": side}
@@ -177,68 +178,68 @@ def apply_wounds(sheet: Sheet, target: DpvCombatant, wounds: list[Wound], *,
         return "unhurt"
     kill = next((w for w in wounds if w.kill), None)
     if kill is not None:
-        sheet.effect("state", value="dead", label="dead", location=kill.location,
-                     resuscitable=kill.location != "head", source=SRC_EFFECTS, **who)
+        rec.effect("state", value="dead", label="effect.dead", location=kill.location,
+                   resuscitable=kill.location != "head", source=SRC_EFFECTS, **who)
         return "dead"
     shock = sum(w.shock for w in wounds)
     stun = sum(w.stun for w in wounds)
     light = sum(w.light for w in wounds)
     knocked = any(w.knocked_down for w in wounds)
     total = Wound("", "", None, shock=shock, stun=stun, light=light, knocked_down=knocked)
-    _point_effects(sheet, total, who)
+    _point_effects(rec, total, who)
     if not (shock or stun or light or knocked):
         return "unhurt"
-    return _thresholds(sheet, target, total, who)
+    return _thresholds(rec, target, total, who)
 
 
-def _point_effects(sheet: Sheet, total: Wound, who: dict[str, Any]) -> None:
+def _point_effects(rec: Recorder, total: Wound, who: dict[str, Any]) -> None:
     npcs = tables().npcs
     shock, stun, light, knocked = total.shock, total.stun, total.light, total.knocked_down
     if shock:
-        sheet.effect("shock", delta=shock, n=shock, **who)
-        sheet.effect("critical_points", value="start", label="critical_points",
-                     hours=[0.5, 1, 3, 6, 12], source="2300ad CRITICAL POINTS", **who)
+        rec.effect("shock", delta=shock, n=shock, **who)
+        rec.effect("critical_points", value="start", label="effect.critical_points",
+                   hours=list(CRITICAL_HOURS), source=SRC_POINTS, **who)
     if stun:
-        sheet.effect("stun", delta=stun, n=stun, **who)
+        rec.effect("stun", delta=stun, n=stun, **who)
     if light:
-        sheet.effect("light_wounds", delta=light, label="light_wound", n=light, **who)
-        sheet.effect("state", value="immobilized", label="immobilized", **who)
+        rec.effect("light_wounds", delta=light, label="effect.light_wound", n=light, **who)
+        rec.effect("state", value="immobilized", label="effect.immobilized", **who)
     if knocked:
-        sheet.effect("state", value="knocked_down", label="knocked_down", **who)
+        rec.effect("state", value="knocked_down", label="effect.knocked_down", **who)
     if shock or stun:
-        sheet.effect("dazed", delta=shock + stun, label="dazed", turns=shock + stun, **who)
+        rec.effect("dazed", delta=shock + stun, label="effect.dazed", turns=shock + stun, **who)
     elif knocked:
-        sheet.effect("dazed", value="end_of_turn", label="dazed_turn", **who)
+        rec.effect("dazed", value="end_of_turn", label="effect.dazed_turn", **who)
     initiative = (npcs["initiative_per_shock_or_stun"] * (shock + stun)
                   + npcs["initiative_per_light_wound"] * light)
     if initiative:
-        sheet.effect("initiative", delta=initiative, floor=npcs["initiative_floor"],
-                     n=-initiative, **who)
+        rec.effect("initiative", delta=initiative, floor=npcs["initiative_floor"],
+                   n=-initiative, **who)
 
 
-def _thresholds(sheet: Sheet, target: DpvCombatant, total: Wound, who: dict[str, Any]) -> str:
+def _thresholds(rec: Recorder, target: DpvCombatant, total: Wound, who: dict[str, Any]) -> str:
     stats, npcs = target.stats, tables().npcs
     shock, stun, light = total.shock, total.stun, total.light
     total_shock, total_stun = stats.shock + shock, stats.stun + stun
     total_light = stats.light_wounds + light
     if target.pc:
         if stats.life_level is not None and total_shock >= stats.life_level:
-            sheet.effect("state", value="dead", label="dead_shock", cause="shock", **who)
+            rec.effect("state", value="dead", label="effect.dead_shock", cause="shock", **who)
             return "dead"
         if stats.consciousness_level is None or stats.life_level is None:
-            sheet.note("pc_levels_missing", SRC_EFFECTS)
+            rec.note("pc_levels_missing", SRC_EFFECTS)
         if (stats.consciousness_level is not None
                 and total_shock + total_stun >= stats.consciousness_level):
-            sheet.effect("state", value="unconscious", label="unconscious", **who)
+            rec.effect("state", value="unconscious", label="effect.unconscious", **who)
             return "unconscious"
         return "wounded"
     if total_shock >= npcs["npc_unconscious_shock"] or total_stun >= npcs["npc_unconscious_stun"]:
-        sheet.effect("state", value="unconscious", label="unconscious", source=SRC_NPC, **who)
+        rec.effect("state", value="unconscious", label="effect.unconscious", source=SRC_NPC, **who)
         return "unconscious"
     incap = npc_incapacitation(target)
     if incap is not None and total_light >= incap:
-        sheet.effect("state", value="incapacitated", label="incapacitated", source=SRC_NPC,
-                     **who)
+        rec.effect("state", value="incapacitated", label="effect.incapacitated", source=SRC_NPC,
+                   **who)
         return "incapacitated"
     return "wounded"
 

@@ -11,7 +11,8 @@ import pytest
 from _examples import example
 
 import firefight
-from firefight.rulesets.shock import rules
+from firefight.rulesets.shock import damage, data, soldier, to_hit
+from firefight.rulesets.shock import wounds as wounding
 from firefight.rulesets.shock.models import ShockSettings, ShockStats
 
 
@@ -81,15 +82,15 @@ def test_the_same_hit_from_a_class_v_round_is_shock() -> None:
 ])
 def test_quality_table(quality: str, mod: int, rating: int, chits: tuple[int, ...]) -> None:
     # shock Troop Quality: Regular 5-5-5, untrained 2-2-2, rainbow 9-9-9; P1-P4 x / xx.
-    assert rules.tables().quality[quality].mod == mod
-    assert rules.generic_rating(quality) == rating
-    assert rules.tap(ShockStats(quality=quality)) == (rating, rating, rating)  # type: ignore[arg-type]
-    assert rules.chits(quality) == chits
+    assert data.tables().quality[quality].mod == mod
+    assert soldier.generic_rating(quality) == rating
+    assert soldier.tap(ShockStats(quality=quality)) == (rating, rating, rating)  # type: ignore[arg-type]
+    assert soldier.chits(quality) == chits
 
 
 def test_named_units_keep_their_own_tap() -> None:
     stats = ShockStats(quality="green", toughness=7, prowess=9)
-    assert rules.tap(stats) == (7, 4, 9)
+    assert soldier.tap(stats) == (7, 4, 9)
 
 
 # --- Hit location and cover -----------------------------------------------------------------
@@ -99,7 +100,7 @@ def test_named_units_keep_their_own_tap() -> None:
     (7, "upper_torso"), (8, "lower_torso"), (9, "leg"), (10, "leg"),
 ])
 def test_hit_location(roll: int, location: str) -> None:
-    assert rules.hit_location(roll) == location
+    assert damage.hit_location(roll) == location
     result = firefight.resolve(attack(), dice=[roll, 1])
     assert result["outcome"]["location"] == location
 
@@ -161,7 +162,7 @@ def test_armor_protects_like_cover() -> None:
     ("I", -2), ("II", -1), ("III", 0), ("IV", 1), ("V", 2), ("VI", None),
 ])
 def test_damage_class_modifiers(damage_class: str, mod: int | None) -> None:
-    assert rules.class_modifier(damage_class) == mod
+    assert damage.class_modifier(damage_class) == mod
 
 
 @pytest.mark.parametrize(("location", "expected"), [
@@ -174,7 +175,7 @@ def test_damage_class_modifiers(damage_class: str, mod: int | None) -> None:
 ])
 def test_severity_columns_read_by_filling_down(location: str, expected: list[str]) -> None:
     # An empty cell keeps the result above it: class III (no modifier), rolls 1..10.
-    assert [rules.severity(location, r, "III").result for r in range(1, 11)] == expected
+    assert [damage.severity(location, r, "III").result for r in range(1, 11)] == expected
 
 
 @pytest.mark.parametrize(("damage_class", "roll", "row"), [
@@ -182,8 +183,8 @@ def test_severity_columns_read_by_filling_down(location: str, expected: list[str
     ("V", 10, 10), ("IV", 9, 10), ("II", 10, 9),
 ])
 def test_modified_roll_is_clamped_to_the_table(damage_class: str, roll: int, row: int) -> None:
-    sev = rules.severity("arm", roll, damage_class)
-    assert sev.modified == roll + (rules.class_modifier(damage_class) or 0)
+    sev = damage.severity("arm", roll, damage_class)
+    assert sev.modified == roll + (damage.class_modifier(damage_class) or 0)
     assert sev.row == row
 
 
@@ -200,14 +201,14 @@ def test_severity_modifier_and_clamp_on_the_card() -> None:
     ("stun", "wound"), ("wound", "shock"), ("shock", "death"), ("death", "death"),
 ])
 def test_class_vi_upgrades_one_tier(tabled: str, upgraded: str) -> None:
-    assert rules.upgrade(tabled) == upgraded
+    assert damage.upgrade(tabled) == upgraded
 
 
 def test_class_vi_on_every_cell_is_the_next_tier() -> None:
-    for location in rules.tables().severity:
+    for location in data.tables().severity:
         for roll in range(1, 11):
-            plain = rules.severity(location, roll, "III").result
-            assert rules.severity(location, roll, "VI").result == rules.upgrade(plain)
+            plain = damage.severity(location, roll, "III").result
+            assert damage.severity(location, roll, "VI").result == damage.upgrade(plain)
 
 
 # --- Effects ----------------------------------------------------------------------------------
@@ -225,7 +226,7 @@ def test_stun_skips_a_turn() -> None:
 ])
 def test_wound_counters_scale_with_damage_class(scale: str, damage_class: str, counters: int
                                                 ) -> None:
-    assert rules.wound_counters(damage_class, scale) == counters
+    assert wounding.wound_counters(damage_class, scale) == counters
 
 
 def test_wound_adds_counters_by_the_world_scale() -> None:
@@ -342,7 +343,7 @@ def test_house_rule_one_always_hits_ten_always_misses() -> None:
 @pytest.mark.parametrize("target_number", range(-6, 16))
 def test_house_rule_odds_are_exact(target_number: int) -> None:
     expected = Fraction(min(max(target_number, 1), 9), 10)
-    assert rules.house_hit_probability(target_number) == expected
+    assert to_hit.hit_probability(target_number) == expected
 
 
 @pytest.mark.parametrize(("metres", "mod"), [
@@ -455,7 +456,7 @@ def test_a_stunned_unit_going_into_shock_does_not_recover() -> None:
 
 @pytest.mark.parametrize("wounds", range(12))
 def test_shock_check_probability_is_exact(wounds: int) -> None:
-    assert rules.shock_check_probability(wounds) == Fraction(min(wounds, 10), 10)
+    assert wounding.shock_check_probability(wounds) == Fraction(min(wounds, 10), 10)
 
 
 # --- Chit pull ----------------------------------------------------------------------------------
@@ -478,11 +479,11 @@ def test_chit_draws_are_dice_from_the_chits_left() -> None:
     assert [a["seq"] for a in result["outcome"]["order"]] == list(range(1, 8))
 
 
-@pytest.mark.parametrize("quality", rules.tables().quality)
+@pytest.mark.parametrize("quality", data.tables().quality)
 def test_each_unit_draws_its_quality_s_chits(quality: str) -> None:
     units = [{"name": f"{quality} {n}", "quality": quality} for n in range(3)]
     result = firefight.resolve(draw(*units), seed=7)
-    for phase, per_unit in enumerate(rules.chits(quality)):
+    for phase, per_unit in enumerate(soldier.chits(quality)):
         drawn = result["outcome"]["phases"][phase]
         assert sorted(a["unit"] for a in drawn) == sorted(
             i for i in range(3) for _ in range(per_unit))
@@ -499,7 +500,7 @@ def test_units_in_shock_or_dead_put_no_chits_in_and_stunned_ones_are_flagged() -
 
 
 def test_chit_draw_replays_exactly() -> None:
-    request = draw(*[{"name": q, "quality": q} for q in rules.tables().quality])
+    request = draw(*[{"name": q, "quality": q} for q in data.tables().quality])
     for seed in range(10):
         first = firefight.resolve(request, seed=seed)
         faces = [f for d in first["dice"] for f in d["results"]]
@@ -526,7 +527,7 @@ def test_a_squad_of_each_quality_fights_a_round() -> None:
     order = firefight.resolve(draw(*[{"name": u["name"], "quality": u["quality"]}
                                      for u in units]), seed=2026)
     assert len(order["outcome"]["order"]) == sum(
-        sum(rules.chits(u["quality"])) for u in units)
+        sum(soldier.chits(u["quality"])) for u in units)
     attacks = hits = 0
     for n, activation in enumerate(order["outcome"]["order"]):
         me = units[activation["unit"]]

@@ -1,31 +1,21 @@
 """SHOCK request models: TAP stats and troop quality, cover, weapons by damage class, the three
-actions (``attack``, ``end_of_turn``, ``draw_chits``), the attack dialog's options and the world
-settings.
+actions' requests (``attack``, ``end_of_turn``, ``draw_chits``, each its own
+``firefight.models.ActionRequest``), the attack dialog's options and the world settings.
 
-The request model is a ``RootModel`` over the three action requests, discriminated on
-``"action"`` (a request without one is an attack). Validation errors name the field as the
-player wrote it (``weapon.damage_class``), without the union's tag in front.
+Each enumeration is written once, as a ``Literal``; the tuples the tables are checked against
+are read from it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import (
-    ConfigDict,
-    Discriminator,
-    Field,
-    RootModel,
-    Tag,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
-    model_validator,
-)
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import Field
 
-from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
 
-P = "FIREFIGHT.shock"
+ID = "shock"  # the ruleset id (the request models name it as a Literal)
+P = f"FIREFIGHT.{ID}"  # its lang keys
 
 
 _LABELS = OptionLabels(P)
@@ -33,28 +23,38 @@ label, choices = _LABELS.label, _LABELS.choices
 
 
 # shock Troop Quality table, top to bottom.
-QUALITIES = ("untrained", "conscript", "green", "regular", "experienced", "veteran", "elite",
-             "rainbow")
-# shock Hit Location table, in the order of the Location Severity columns.
-LOCATIONS = ("head", "neck", "arm", "upper_torso", "lower_torso", "leg")
-# shock Damage Class table.
-DAMAGE_CLASSES = ("I", "II", "III", "IV", "V", "VI")
-# What a unit can be: "ok", or the lasting results of the Location Severity table.
-STATES = ("ok", "stunned", "shock", "dead")
-ACTIONS = ("attack", "end_of_turn", "draw_chits")
-TO_HIT_RULES = ("house", "referee")
-WOUND_SCALES = ("class", "half")
-DAMAGE_IN_SHOCK = ("any_hit", "wound_or_worse")
-COVER_PRESETS = ("none", "low", "chest_high", "all_but_head")
-
 Quality = Literal["untrained", "conscript", "green", "regular", "experienced", "veteran", "elite",
                   "rainbow"]
+# shock Hit Location table, in the order of the Location Severity columns.
 Location = Literal["head", "neck", "arm", "upper_torso", "lower_torso", "leg"]
+# shock Damage Class table.
 DamageClass = Literal["I", "II", "III", "IV", "V", "VI"]
+# shock Location Severity, "Details of Severity": the four results, least to most severe. A
+# class VI round "becomes the next tier of severity" along this order.
+Tier = Literal["stun", "wound", "shock", "death"]
+# What a unit can be: "ok", or the lasting results of the Location Severity table.
 State = Literal["ok", "stunned", "shock", "dead"]
+# The referee's choices where the text is silent or open (docs/rules-notes.md, SHOCK skirmish).
+ToHitRule = Literal["house", "referee"]
+WoundScale = Literal["class", "half"]
+DamageInShock = Literal["any_hit", "wound_or_worse"]
+# The dialog's cover presets (tables/cover.json).
+CoverPreset = Literal["none", "low", "chest_high", "all_but_head"]
+
+QUALITIES: tuple[str, ...] = get_args(Quality)
+LOCATIONS: tuple[str, ...] = get_args(Location)
+DAMAGE_CLASSES: tuple[str, ...] = get_args(DamageClass)
+TIERS: tuple[str, ...] = get_args(Tier)
+STATES: tuple[str, ...] = get_args(State)
+TO_HIT_RULES: tuple[str, ...] = get_args(ToHitRule)
+WOUND_SCALES: tuple[str, ...] = get_args(WoundScale)
+DAMAGE_IN_SHOCK: tuple[str, ...] = get_args(DamageInShock)
+COVER_PRESETS: tuple[str, ...] = get_args(CoverPreset)
 
 TAP = Field(default=None, ge=1, le=10,
             description="1-10; omitted: the generic rating for the unit's quality")
+# shock WOUND: wound counters add up (ten or more is shock at once; the bound is generous).
+WOUNDS = Field(default=0, ge=0, le=99, description="wound counters")
 
 
 class ShockStats(Strict):
@@ -64,7 +64,7 @@ class ShockStats(Strict):
     toughness: int | None = TAP
     awareness: int | None = TAP
     prowess: int | None = TAP
-    wounds: int = Field(default=0, ge=0, le=99, description="wound counters")
+    wounds: int = WOUNDS
     state: State = "ok"
 
 
@@ -102,7 +102,7 @@ class ShockOptions(Strict):
 
     referee_confirmed_hit: bool = Field(default=False,
                                         json_schema_extra=label("referee_confirmed_hit"))
-    cover: Literal["none", "low", "chest_high", "all_but_head"] = Field(
+    cover: CoverPreset = Field(
         default="none", json_schema_extra=choices("cover", COVER_PRESETS))
     cover_stops: DamageClass = Field(
         default="IV", json_schema_extra=choices("cover_stops", DAMAGE_CLASSES))
@@ -116,11 +116,11 @@ class ShockOptions(Strict):
 class ShockSettings(Strict):
     """World settings: the referee's choices where the text is silent or open."""
 
-    to_hit: Literal["house", "referee"] = Field(
+    to_hit: ToHitRule = Field(
         default="house", json_schema_extra=choices("to_hit", TO_HIT_RULES))
-    wound_scale: Literal["class", "half"] = Field(
+    wound_scale: WoundScale = Field(
         default="class", json_schema_extra=choices("wound_scale", WOUND_SCALES))
-    damage_in_shock: Literal["any_hit", "wound_or_worse"] = Field(
+    damage_in_shock: DamageInShock = Field(
         default="any_hit", json_schema_extra=choices("damage_in_shock", DAMAGE_IN_SHOCK))
 
 
@@ -128,8 +128,13 @@ class NoOptions(Strict):
     """Actions the table runs without a dialog."""
 
 
-class AttackRequest(Strict):
+class ShockRequest(ActionRequest):
+    """What every SHOCK action's request names."""
+
     ruleset: Literal["shock"]
+
+
+class AttackRequest(ShockRequest):
     action: Literal["attack"] = "attack"
     attacker: ShockUnit
     target: ShockUnit
@@ -139,87 +144,44 @@ class AttackRequest(Strict):
     settings: ShockSettings = Field(default_factory=ShockSettings)
 
 
-class TurnUnit(Strict):
-    """A unit at the end of a turn (shock WOUND: every wounded character checks shock)."""
+class UnitRef(Strict):
+    """Which unit of a multi-unit request (a combat's combatants) an entry is about."""
 
     name: str = Field(default="", max_length=200)
     actor_id: str | None = Field(default=None, max_length=ID_MAX)
     token_id: str | None = Field(default=None, max_length=ID_MAX)
     combatant_id: str | None = Field(default=None, max_length=ID_MAX)
-    wounds: int = Field(default=0, ge=0, le=99)
+
+    def who(self, i: int) -> dict[str, Any]:
+        """The unit's index and identity, for the ``params`` of its steps and effects."""
+        return {"unit": i, "name": self.name, "actor_id": self.actor_id,
+                "token_id": self.token_id, "combatant_id": self.combatant_id}
+
+
+class TurnUnit(UnitRef):
+    """A unit at the end of a turn (shock WOUND: every wounded character checks shock)."""
+
+    wounds: int = WOUNDS
     state: State = "ok"
     skipped_turn: bool = Field(
         default=False, description="stunned, it skipped an activation this turn (its stun ends)")
 
 
-class EndOfTurnRequest(Strict):
-    ruleset: Literal["shock"]
+class EndOfTurnRequest(ShockRequest):
     action: Literal["end_of_turn"]
     units: list[TurnUnit] = Field(min_length=1, max_length=500)
     settings: ShockSettings = Field(default_factory=ShockSettings)
 
 
-class ChitUnit(Strict):
+class ChitUnit(UnitRef):
     """A unit putting its chits in the cup: how many depends on its quality."""
 
-    name: str = Field(default="", max_length=200)
-    actor_id: str | None = Field(default=None, max_length=ID_MAX)
-    token_id: str | None = Field(default=None, max_length=ID_MAX)
-    combatant_id: str | None = Field(default=None, max_length=ID_MAX)
     quality: Quality = "regular"
     state: State = "ok"
 
 
-class DrawChitsRequest(Strict):
-    ruleset: Literal["shock"]
+class DrawChitsRequest(ShockRequest):
     action: Literal["draw_chits"]
     units: list[ChitUnit] = Field(min_length=1, max_length=500)
     turn: int = Field(default=1, ge=1, le=100_000)
     settings: ShockSettings = Field(default_factory=ShockSettings)
-
-
-AnyRequest = AttackRequest | EndOfTurnRequest | DrawChitsRequest
-
-
-def action_of(data: Any) -> str | None:
-    """The union's tag: the request's ``action``, an attack when it names none."""
-    if isinstance(data, dict):
-        action = data.get("action", "attack")
-        return action if isinstance(action, str) else repr(action)
-    return getattr(data, "action", None)
-
-
-class ShockRequest(RootModel[Annotated[
-    Annotated[AttackRequest, Tag("attack")]
-    | Annotated[EndOfTurnRequest, Tag("end_of_turn")]
-    | Annotated[DrawChitsRequest, Tag("draw_chits")],
-    Discriminator(action_of),
-]]):
-    """Any SHOCK request, picked by its ``action``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _field_names_without_the_tag(cls, data: Any, handler: ValidatorFunctionWrapHandler
-                                     ) -> Any:
-        try:
-            return handler(data)
-        except ValidationError as exc:
-            raise ValidationError.from_exception_data(
-                exc.title, [_untagged(e, data) for e in exc.errors()]) from None
-
-
-def _untagged(error: Any, data: Any) -> InitErrorDetails:
-    loc = tuple(error["loc"])
-    kind: str | PydanticCustomError = error["type"]
-    if loc and loc[0] in ACTIONS:
-        loc = loc[1:]
-    elif kind == "union_tag_invalid":
-        loc = ("action",)
-        kind = PydanticCustomError("unknown_action", "unknown action {action}; one of: {known}",
-                                   {"action": action_of(data), "known": ", ".join(ACTIONS)})
-    detail: InitErrorDetails = {"type": kind, "loc": loc, "input": error["input"]}
-    if "ctx" in error and not isinstance(kind, PydanticCustomError):
-        detail["ctx"] = error["ctx"]
-    return detail

@@ -45,10 +45,12 @@ class Recorder:
     # --- dice ----------------------------------------------------------------------------
 
     def roll(self, faces: int, *, purpose: str, side: str = "attacker", count: int = 1,
-             purpose_key: str = "") -> tuple[int, int]:
+             purpose_key: str = "", purpose_params: dict[str, str] | None = None
+             ) -> tuple[int, int]:
         """Roll ``count`` d``faces``; returns (total, index of the die record)."""
         record = self.roller.roll(faces, purpose=purpose, side=side, count=count,
-                                  purpose_key=self.key(purpose_key) or None)
+                                  purpose_key=self.key(purpose_key) or None,
+                                  purpose_params=purpose_params)
         return record.total, len(self.roller.records) - 1
 
     def faces(self, index: int) -> tuple[int, ...]:
@@ -93,7 +95,8 @@ class Recorder:
 
     def effect(self, kind: str, *, delta: int = 0, value: Any = None, label: str | None = None,
                target: str = "target", **params: Any) -> Effect:
-        """``label``: the effect's lang key (``effect.<kind>`` when left out, none when "")."""
+        """``label``: the effect's whole lang key below the prefix (``effect.<kind>`` when left
+        out, none when ""); unlike ``note`` and ``step``, nothing is added to it."""
         key = self.key(f"effect.{kind}") if label is None else self.key(label)
         made = Effect(target="attacker" if target == "attacker" else "target", kind=kind,
                       delta=delta, value=value, label_key=key, params=params)
@@ -101,6 +104,8 @@ class Recorder:
         return made
 
     def note(self, key: str, source: str = "", **params: Any) -> Note:
+        """``key``: ``note.<key>`` of the ruleset when it has no dot, else as given below the
+        prefix (or a whole ``FIREFIGHT.`` key)."""
         made = Note(key=self.key(key if "." in key else f"note.{key}"), source=source,
                     params=params)
         self.notes.append(made)

@@ -43,6 +43,9 @@ class Action:
     options: type[BaseModel] | None = None  # the action's dialog
     shown_odds: tuple[str, ...] = SHOWN_ODDS
     odds_label_key: str = ""  # put on the result's odds when they carry none
+    # Whether a request's card shows its odds at all (None: always); e.g. not when the referee
+    # decided the hit and nothing was rolled for it.
+    odds_on_card: Callable[[Any], bool] | None = None
 
 
 class Ruleset:
@@ -127,6 +130,8 @@ class Ruleset:
         act.resolve(request, rec)
         odds = self.cached_odds(request) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
+        if act.odds_on_card is not None and not act.odds_on_card(request):
+            shown = {}
         if shown and act.odds_label_key and "label_key" not in shown:
             shown["label_key"] = act.odds_label_key
         return rec.resolution(request, action=act.name, odds=shown,

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from firefight.dice import Roller
-from firefight.models import Resolution
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.shock import activation, damage, to_hit, wounds
 from firefight.rulesets.shock.models import (
@@ -45,7 +43,10 @@ class Shock(Ruleset):
         # The card shows the chance to hit only when the house rule rolls (``resolve`` below).
         Action("attack", request=AttackRequest, resolve=damage.attack, odds=damage.attack_odds,
                options=ShockOptions, shown_odds=("probability", "exact", "net_modifier",
-                                                 "incapacitate_probability")),
+                                                 "incapacitate_probability"),
+               # The referee decided the hit: no chance to hit on the card (the dialog's
+               # odds still say 1 or 0).
+               odds_on_card=to_hit.rolls),
         # Their odds are the dialog's; their cards show none.
         Action(activation.SETTLE, request=EndOfTurnRequest, resolve=wounds.end_of_turn,
                odds=wounds.end_of_turn_odds, options=NoOptions, shown_odds=()),
@@ -62,14 +63,6 @@ class Shock(Ruleset):
         to_hit.STEP: f"{to_hit.HOUSE}: 1d10 <= Prowess + modifiers (only when it rolls)",
         damage.SEVERITY: "shock Location Severity: 1d10 + damage class Mod",
     }
-
-    def resolve(self, request: Any, roller: Roller) -> Resolution:
-        result = super().resolve(request, roller)
-        if isinstance(request, AttackRequest) and not to_hit.rolls(request):
-            # The referee decided the hit: no chance to hit on the card (the dialog's odds
-            # still say 1 or 0). The core has no per-request shown odds: issue 13 report.
-            return result.model_copy(update={"odds": {}})
-        return result
 
 
 RULESET = Shock()

@@ -106,7 +106,7 @@ def validate(ruleset_id: str, action: str, house: dict[str, Any]) -> None:
         if rule is None or rule.ruleset != ruleset_id or action not in rule.actions:
             raise FirefightError(f"no house rule {rule_id!r} for {ruleset_id} {action}",
                                  fields=[(f"house.{rule_id}", "not a house rule of this action")])
-        _parsed(rule, choice)
+        _parsed(rule, _plain(choice))
 
 
 def modifiers(ruleset_id: str, step: str, request: Any) -> list[Modifier]:

@@ -266,3 +266,17 @@ def test_no_import_circles() -> None:
         if not state.get(mod):
             visit(mod)
     assert sys.modules["firefight.registry"]
+
+
+def test_house_choices_are_checked_when_the_request_is_parsed(toy: Toy) -> None:
+    class Calm(Steady):
+        id = "calm"
+        actions = ("heal",)  # heal's resolver never asks for house modifiers
+
+    firefight.register_house_rule(Calm())
+    try:
+        bad = firefight.resolve({"ruleset": "toy", "action": "heal", "amount": 1,
+                                 "house": {"calm": {"options": {"braced": "very"}}}})
+        assert bad["error"]["fields"][0]["field"] == "house.calm.options.braced"
+    finally:
+        house.unregister_house_rule("calm")

@@ -4,6 +4,7 @@ arithmetic (the same fractions as before), no text card on the shot path."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from fractions import Fraction
 from typing import Any
@@ -16,8 +17,12 @@ from hypothesis import strategies as st
 import firefight
 from firefight import registry
 from firefight.bridge import handle
-from firefight.rulesets.percentile import rules as percentile
-from firefight.rulesets.shock import rules as shock
+from firefight.dice import Roller, ScriptedDice
+from firefight.record import Recorder
+from firefight.rulesets.percentile import odds as percentile
+from firefight.rulesets.percentile import small_arms
+from firefight.rulesets.shock import damage as shock
+from firefight.rulesets.shock import wounds
 
 PERCENTILE_60 = example("percentile_semi_60.json")  # semi-automatic, 60 rounds
 
@@ -69,7 +74,8 @@ def test_percentile_death_odds_match_the_life_by_life_count(
 
 def test_percentile_sixty_rounds_is_exact_and_unchanged() -> None:
     _ruleset, model = firefight.api.parse(PERCENTILE_60)
-    shot = firefight.rulesets.percentile._Shot(model)
+    rec = Recorder(Roller(ScriptedDice([])), "FIREFIGHT.percentile")  # rolls nothing
+    shot = small_arms.plan_shot(model, rec)
     outcomes = percentile.roll_outcomes(shot.chance, shot.kill_at, shot.plan.rounds_per_roll,
                                         shot.multiplier)
     odds = firefight.odds(PERCENTILE_60)
@@ -87,8 +93,8 @@ def _shock_cells(request: Any) -> dict[str, Fraction]:
             continue
         for sev_roll in range(1, 11):
             sev = shock.severity(location, sev_roll, request.weapon.damage_class)
-            c = shock.consequence(request.target.stats, sev.result, request.weapon.damage_class,
-                                  request.settings)
+            c = wounds.consequence(request.target.stats, sev.result, request.weapon.damage_class,
+                                   request.settings)
             counts[c.outcome] += Fraction(1, 100)
     return counts
 
@@ -104,8 +110,7 @@ def test_shock_outcome_distribution_matches_every_cell(wounds: int, state: str,
     request["weapon"]["damage_class"] = damage_class
     if cover != "none":
         request["options"]["cover"] = cover
-    _, model = firefight.api.parse(request)
-    attack = model.root
+    _, attack = firefight.api.parse(request)
     assert shock.outcome_distribution(attack) == _shock_cells(attack)
 
 
@@ -114,13 +119,15 @@ def test_shock_outcome_distribution_matches_every_cell(wounds: int, state: str,
 def test_odds_are_computed_once_per_distinct_request(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     ruleset = registry.get("shock")
-    real = type(ruleset)._attack_odds
+    real = ruleset.action("attack")
 
-    def counting(self: Any, request: Any) -> dict[str, Any]:
+    def counting(request: Any) -> dict[str, Any]:
         calls.append(request)
-        return real(self, request)
+        assert real.odds is not None
+        return real.odds(request)
 
-    monkeypatch.setattr(type(ruleset), "_attack_odds", counting)
+    monkeypatch.setattr(type(ruleset), "actions", tuple(
+        dataclasses.replace(a, odds=counting) if a is real else a for a in ruleset.actions))
     registry.clear_odds_cache()
     request = example("shock_dshk.json")
     first = [firefight.resolve(request, seed=s) for s in range(5)]

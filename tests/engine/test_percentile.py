@@ -11,7 +11,7 @@ import pytest
 from _examples import example
 
 import firefight
-from firefight.rulesets.percentile import rules
+from firefight.rulesets.percentile import odds, small_arms
 
 M = "FIREFIGHT.percentile.mod."
 
@@ -112,9 +112,9 @@ def test_example_2_at_close_range_doubles_and_triples(smg: dict[str, Any]) -> No
 ])
 def test_range_damage_boundary_setting(inches: float, below: int, at_or_below: int) -> None:
     r = Fraction(str(inches))
-    assert rules.damage_multiplier("rifle", r, "below")[0] == below  # Small Arms: "less than"
-    assert rules.damage_multiplier("rifle", r, "at_or_below")[0] == at_or_below  # the note
-    assert rules.damage_multiplier("pistol", r, "at_or_below")[0] == 1  # "EXCEPT FOR PISTOLS"
+    assert small_arms.damage_multiplier("rifle", r, "below")[0] == below  # Small Arms: "less than"
+    assert small_arms.damage_multiplier("rifle", r, "at_or_below")[0] == at_or_below  # the note
+    assert small_arms.damage_multiplier("pistol", r, "at_or_below")[0] == 1  # "EXCEPT FOR PISTOLS"
 
 
 def test_range_damage_setting_reaches_the_result(smg: dict[str, Any]) -> None:
@@ -144,7 +144,7 @@ def test_pistols_never_multiply(rifle: dict[str, Any]) -> None:
     ("pistol", 10, 50), ("pistol", 25, -25), ("pistol", 0, 100),
 ])
 def test_basic_percentage(weapon_class: str, inches: int, bp: int) -> None:
-    assert rules.basic_percentage(weapon_class, Fraction(inches)) == bp
+    assert small_arms.basic_percentage(weapon_class, Fraction(inches)) == bp
 
 
 def test_fractional_inches_floor_the_chance(rifle: dict[str, Any]) -> None:
@@ -251,7 +251,7 @@ def test_hasty_fraction_applies_after_the_modifiers(rifle: dict[str, Any]) -> No
     (2, 1, 21), (10, 5, 5), (10, 1, 1), (9, 10, 90), (10, 10, 100), (9, 9, 99), (1, 10, 10),
 ])
 def test_d100_reads_tens_and_ones_00_is_100(tens: int, ones: int, roll: int) -> None:
-    assert rules.d100(tens, ones) == roll
+    assert small_arms.d100(tens, ones) == roll
 
 
 def test_a_hit_is_at_or_under_the_chance(rifle: dict[str, Any]) -> None:
@@ -288,7 +288,7 @@ def test_every_roll_is_two_recorded_d10(rifle: dict[str, Any]) -> None:
 def test_kill_number_by_weapon_class(weapon_class: str, rounds: int, kill: int) -> None:
     # The other reading (setting kill_rule: weapon_class): the class decides, however fired.
     burst = weapon_class in ("smg", "automatic_rifle")
-    assert rules.kill_at(weapon_class, rounds, burst=not burst, rule="weapon_class")[0] == kill
+    assert small_arms.kill_at(weapon_class, rounds, burst=not burst, rule="weapon_class")[0] == kill
 
 
 @pytest.mark.parametrize(("weapon_class", "burst", "rounds", "kill"), [
@@ -299,7 +299,7 @@ def test_kill_number_follows_the_fire_mode(weapon_class: str, burst: bool, round
                                            kill: int) -> None:
     # "When firing with pistol, rifle or carbine" / "When firing with SMG or automatic rifle":
     # what is fired decides: an automatic rifle's single shot kills on 01, a burst at half.
-    assert rules.kill_at(weapon_class, rounds, burst=burst)[0] == kill
+    assert small_arms.kill_at(weapon_class, rounds, burst=burst)[0] == kill
 
 
 def test_an_automatic_rifle_fired_single_shots_can_kill_outright(rifle: dict[str, Any]) -> None:
@@ -483,6 +483,16 @@ def test_a_scene_in_inches_is_the_tabletop(rifle: dict[str, Any], units: str) ->
     assert firefight.odds(rifle)["range_inches"] == 30
 
 
+def test_one_conversion_the_cores_units_and_bound(rifle: dict[str, Any]) -> None:
+    # Every scene goes through the core's Distance/UNIT_METRES: its names and its bound hold
+    # for a tabletop in inches too (50 km of table is refused like 50 km of ground).
+    rifle["settings"] = {"inch_equals": 1, "inch_units": "yd"}
+    rifle["range"] = {"value": 30, "units": "yards"}
+    assert firefight.odds(rifle)["range_inches"] == 30
+    rifle["range"] = {"value": 2_000_000, "units": "in"}
+    assert firefight.odds(rifle)["error"]["fields"][0]["field"] == "range.value"
+
+
 # --- life force ------------------------------------------------------------------------------
 
 def test_wounds_add_up_to_death(rifle: dict[str, Any]) -> None:
@@ -537,7 +547,7 @@ def brute_force_death(chance: int, kill: int, rounds: int, mult: int, *, n: int,
     for seq in itertools.product(range(1, 101), repeat=n):
         left = life
         for roll in seq:
-            r = rules.roll_result(roll, chance, kill, rounds, mult)
+            r = small_arms.roll_result(roll, chance, kill, rounds, mult)
             left = 0 if r.kill else max(0, left - r.damage)
         dead += left == 0
     return Fraction(dead, 100**n)
@@ -549,7 +559,7 @@ def brute_force_death(chance: int, kill: int, rounds: int, mult: int, *, n: int,
 ])
 def test_death_odds_match_enumeration(*, chance: int, kill: int, rounds: int, mult: int,
                                       n: int, life: int) -> None:
-    got = rules.fire_odds(rules.roll_outcomes(chance, kill, rounds, mult), n, life).death
+    got = odds.fire_odds(odds.roll_outcomes(chance, kill, rounds, mult), n, life).death
     assert got == brute_force_death(chance, kill, rounds, mult, n=n, life=life)
 
 

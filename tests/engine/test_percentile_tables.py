@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from firefight.rulesets.percentile import models, rules
+from firefight.rulesets.percentile import models
+from firefight.rulesets.percentile.casualty import casualty
+from firefight.rulesets.percentile.data import PKG, casualty_tables, tables
 from firefight.tables import band_problems, load_json
 
 # shared/rules/README.md, the grid as printed (69 and 86 in the last row are the source's data).
@@ -34,18 +36,18 @@ COLUMNS = [(1, 5), (6, 10), (11, 15), (16, 20), (21, 25), (26, 30), (31, 35), (3
 
 
 def raw() -> dict[str, Any]:
-    return copy.deepcopy(load_json(rules.PKG, "casualty.json"))
+    return copy.deepcopy(load_json(PKG, "casualty.json"))
 
 
 def test_the_table_is_the_printed_grid() -> None:
-    t = rules.tables()
+    t = tables()
     assert {(b.lo, b.hi): b.value for b in t.casualty_rows.bands} == PRINTED
     assert [(b.lo, b.hi) for b in t.casualty_columns.bands] == COLUMNS
     assert t.casualty_rows.lookup(100)[3:5] == [69, 86]  # kept as printed
 
 
 def test_rows_and_columns_have_no_gaps_or_overlaps() -> None:
-    t = rules.tables()
+    t = tables()
     for table in (t.casualty_rows, t.casualty_columns):
         assert band_problems([(b.lo, b.hi) for b in table.bands]) == []
     assert (t.casualty_rows.bands[0].lo, t.casualty_rows.bands[-1].hi) == (1, 100)
@@ -55,11 +57,11 @@ def test_rows_and_columns_have_no_gaps_or_overlaps() -> None:
 def test_every_roll_and_round_count_has_a_value() -> None:
     for roll in range(1, 101):
         for rounds in range(1, 51):
-            assert 4 <= rules.casualty(roll, rounds).percent <= 100
+            assert 4 <= casualty(roll, rounds).percent <= 100
 
 
 def test_damage_never_falls_with_a_higher_roll_or_more_rounds() -> None:
-    rows = [b.value for b in rules.tables().casualty_rows.bands]
+    rows = [b.value for b in tables().casualty_rows.bands]
     for row in rows:
         assert row == sorted(row)
     for above, below in itertools.pairwise(rows):
@@ -68,46 +70,46 @@ def test_damage_never_falls_with_a_higher_roll_or_more_rounds() -> None:
 
 def test_the_table_wins_over_example_1() -> None:
     # Example 1 reads "7 percent" at row 15-21, column 1-5; the table prints 6.
-    assert rules.casualty(21, 3).percent == 6
-    assert rules.casualty(66, 1).percent == 13
+    assert casualty(21, 3).percent == 6
+    assert casualty(66, 1).percent == 13
 
 
 def test_more_than_50_rounds_read_the_last_column() -> None:
-    c = rules.casualty(44, 60)
+    c = casualty(44, 60)
     assert (c.percent, c.beyond_table, c.column.lo) == (100, True, 46)
-    assert rules.casualty(44, 50).beyond_table is False
+    assert casualty(44, 50).beyond_table is False
 
 
 def test_a_gap_is_rejected() -> None:
     data = raw()
     data["rows"][3]["lo"] = 23  # 22 now belongs to no row
     with pytest.raises(ValidationError, match=r"gap between bands 2 and 3: 22\.\.22"):
-        rules.casualty_tables(data)
+        casualty_tables(data)
 
 
 def test_an_overlap_is_rejected() -> None:
     data = raw()
     data["rounds_columns"][1]["lo"] = 5
     with pytest.raises(ValidationError, match=r"overlap at 5\.\.5"):
-        rules.casualty_tables(data)
+        casualty_tables(data)
 
 
 def test_a_short_row_is_rejected() -> None:
     data = raw()
     data["rows"][5]["value"].pop()
     with pytest.raises(ValueError, match="row 36-43 has 9 values for 10 columns"):
-        rules.casualty_tables(data)
+        casualty_tables(data)
 
 
 def test_a_percent_out_of_range_is_rejected() -> None:
     data = raw()
     data["rows"][0]["value"][0] = 101
     with pytest.raises(ValueError, match=r"outside 0\.\.100"):
-        rules.casualty_tables(data)
+        casualty_tables(data)
 
 
 def test_small_arms_data_covers_every_class() -> None:
-    sa = rules.tables().small_arms
+    sa = tables().small_arms
     assert set(sa["basic_percentage"]) == set(models.WEAPON_CLASSES)
     kill_classes = [c for row in sa["kill"].values() for c in row["classes"]]
     assert sorted(kill_classes) == sorted(models.WEAPON_CLASSES)

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from firefight.models import ID_MAX, Distance, OptionLabels, Participant, Strict
+from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.percentile"
 
@@ -22,7 +22,7 @@ RANGE_DAMAGE = ("below", "at_or_below")
 GROUND_UNITS = ("m", "ft", "yd")
 
 WeaponClass = Literal["rifle", "carbine", "pistol", "smg", "automatic_rifle"]
-Action = Literal["bolt", "semi", "automatic"]
+WeaponAction = Literal["bolt", "semi", "automatic"]
 Cover = Literal["none", "soft", "half", "head"]
 
 
@@ -48,7 +48,8 @@ class PercentileWeapon(Strict):
     item_id: str | None = Field(default=None, max_length=ID_MAX)
     category: Literal["weapon"] = "weapon"
     weapon_class: WeaponClass = Field(description="rifle, carbine, pistol, smg, automatic_rifle")
-    action: Action = Field(description="bolt and semi roll per round; automatic once per burst")
+    action: WeaponAction = Field(
+        description="bolt and semi roll per round; automatic once per burst")
     magazine: int = Field(ge=1, le=250, description="rounds per clip or magazine")
 
 
@@ -114,7 +115,9 @@ class PercentileSettings(Strict):
     )
 
 
-class PercentileAttackRequest(Strict):
+class PercentileAttackRequest(ActionRequest):
+    """A shot: the Small Arms Fire action."""
+
     ruleset: Literal["percentile"]
     action: Literal["attack"] = "attack"
     attacker: PercentileCombatant

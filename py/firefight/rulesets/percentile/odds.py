@@ -1,0 +1,137 @@
+"""Exact odds of a percentile shot, before any die: of a hit per roll, of any hit, of an outright
+kill, and of death by the kill rule or by wounds adding up (integer counts over 100**rolls)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from firefight.dice import Roller, ScriptedDice
+from firefight.record import Recorder
+from firefight.rulesets.percentile.models import P, PercentileAttackRequest
+from firefight.rulesets.percentile.small_arms import plan_shot, roll_result
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+@dataclass(frozen=True)
+class RollOutcomes:
+    """Of the 100 equally likely D100 results: misses, kills, and wounds by damage."""
+
+    miss: int
+    kill: int
+    wounds: dict[int, int]
+
+
+def roll_outcomes(chance: int, kill_threshold: int, rounds: int, multiplier: int
+                  ) -> RollOutcomes:
+    miss = kill = 0
+    wounds: dict[int, int] = {}
+    for roll in range(1, 101):
+        r = roll_result(roll, chance, kill_threshold, rounds, multiplier)
+        if not r.hit:
+            miss += 1
+        elif r.kill:
+            kill += 1
+        else:
+            wounds[r.damage] = wounds.get(r.damage, 0) + 1
+    return RollOutcomes(miss, kill, wounds)
+
+
+@dataclass(frozen=True)
+class FireOdds:
+    hit: Fraction
+    any_hit: Fraction
+    kill_rule: Fraction
+    death: Fraction
+
+
+def _alive_counts(wounds: dict[int, int], life_force: int, rolls: int) -> list[int]:
+    """``counts[j]``: ordered sequences of ``j`` wounding D100 results whose damage adds up to
+    less than ``life_force`` (the man is still alive after them), for j = 0, 1, ...
+
+    The distribution of damage so far is a polynomial in x (coefficient of x**d: ways to have
+    taken d); one more wound multiplies it by W(x) = sum n_d x**d. The polynomial is packed into
+    one integer, ``width`` bits a coefficient (Kronecker substitution), so each step is a single
+    integer product; coefficients at or above ``life_force`` are cut off, and the smallest
+    wound is shifted out each step (the j-th polynomial starts at j * smallest). Exact: every
+    coefficient is a whole count below 2**width, and the sum of a packed polynomial's
+    coefficients is its value modulo 2**width - 1.
+    """
+    live = {d: n for d, n in wounds.items() if d < life_force and n}
+    if not live:
+        return [1]
+    low = min(live)
+    most = rolls if low <= 0 else min(rolls, (life_force - 1) // low)
+    # A bound on any count: all j-wound sequences (hit**j), or the sequences of at least `low`
+    # each adding up to less than life_force (stars and bars) times the most ways to roll one.
+    hit, top, bound = sum(live.values()), max(live.values()), 1
+    for j in range(1, most + 1):
+        extra = life_force - 1 - j * low
+        bound = max(bound, min(hit**j, math.comb(extra + j, j) * top**j))
+    width = bound.bit_length() + 1
+    step = 0
+    for d, n in live.items():
+        step |= n << ((d - low) * width)
+    fold = (1 << width) - 1
+    counts, poly = [1], 1
+    for j in range(1, most + 1):
+        room = life_force - j * low  # coefficients still below life_force, from j * low up
+        poly = (poly * step) & ((1 << (room * width)) - 1)
+        if not poly:
+            break
+        counts.append(poly % fold)
+    return counts
+
+
+def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
+    """Exact chances over ``rolls`` independent D100s (integer counts over 100**rolls).
+
+    ``death``: the target ends at 0 % life force, by the kill rule or by wounds adding up. He
+    lives through exactly the sequences of misses and j wounds that add up to less than his
+    life force: C(rolls, j) places for the wounds, misses elsewhere.
+    """
+    total = 100**rolls
+    if life_force <= 0:
+        dead = total
+    else:
+        alive = sum(math.comb(rolls, j) * outcomes.miss ** (rolls - j) * n
+                    for j, n in enumerate(_alive_counts(outcomes.wounds, life_force, rolls)))
+        dead = total - alive
+    return FireOdds(
+        hit=Fraction(100 - outcomes.miss, 100),
+        any_hit=1 - Fraction(outcomes.miss, 100) ** rolls,
+        kill_rule=1 - Fraction(100 - outcomes.kill, 100) ** rolls,
+        death=Fraction(dead, total),
+    )
+
+
+def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
+    """The Shoot dialog's odds; its chance built by the same recorded rows as the roll's."""
+    rec = Recorder(Roller(ScriptedDice([])), P, ruleset="percentile")  # rolls nothing
+    shot = plan_shot(request, rec)
+    plan = shot.plan
+    outcomes = roll_outcomes(shot.chance, shot.kill_at, plan.rounds_per_roll, shot.multiplier)
+    fire = fire_odds(outcomes, plan.rolls, request.target.stats.life_force)
+    return {
+        "probability": float(fire.hit),
+        "exact": _exact(fire.hit),
+        "chance": shot.chance,
+        "net_modifier": shot.chance - shot.bp - plan.rounds_per_roll,
+        "rolls": plan.rolls,
+        "rounds_fired": plan.rounds_fired,
+        "kill_at": shot.kill_at,
+        "damage_multiplier": shot.multiplier,
+        "range_inches": float(shot.range_in),
+        "any_hit_probability": float(fire.any_hit),
+        "any_hit_exact": _exact(fire.any_hit),
+        "kill_probability": float(fire.kill_rule),
+        "kill_exact": _exact(fire.kill_rule),
+        "death_probability": float(fire.death),
+        "death_exact": _exact(fire.death),
+        "modifiers": [m.model_dump(mode="json") for m in rec.modifiers],
+    }

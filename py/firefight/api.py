@@ -69,8 +69,6 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _request_schema(ruleset: registry.Ruleset) -> dict[str, Any]:
-    if ruleset._legacy():
-        return ruleset.request_model.model_json_schema(by_alias=True)
     models = tuple(a.request for a in ruleset.actions)
     union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 - a runtime tuple
     return TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]

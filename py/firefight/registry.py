@@ -23,7 +23,6 @@ from firefight import house, i18n
 from firefight.dice import Roller
 from firefight.effects import apply_effects
 from firefight.errors import FirefightError, validation_error
-from firefight.errors import field_path as _field
 from firefight.models import ActionRequest, Resolution
 from firefight.record import Recorder
 from firefight.resources import TEMPLATE_DIRS, package_dir
@@ -53,7 +52,7 @@ class Ruleset:
 
     id: ClassVar[str]
     label_key: ClassVar[str]
-    actions: ClassVar[tuple[Any, ...]] = ()  # of Action (names: LEGACY, see below)
+    actions: ClassVar[tuple[Action, ...]] = ()
     settings_model: ClassVar[type[BaseModel] | None] = None
     # The actor data the ruleset keeps in ``flags.firefight.<id>`` (effects are applied to it).
     stats_model: ClassVar[type[BaseModel] | None] = None
@@ -73,34 +72,7 @@ class Ruleset:
 
     @property
     def action_names(self) -> tuple[str, ...]:
-        if self._legacy():
-            return tuple(self.actions)
         return tuple(a.name for a in self.actions)
-
-    # LEGACY (issue 13, while the built-ins move to Actions): a ruleset whose ``actions`` are
-    # names and whose ``request_model`` is a union over them. Removed once all four moved.
-    request_model: ClassVar[type[BaseModel]]
-    options_model: ClassVar[type[BaseModel]]
-    action_options: ClassVar[dict[str, type[BaseModel]]] = {}
-
-    def _legacy(self) -> bool:
-        return bool(self.actions) and isinstance(self.actions[0], str)
-
-    def _legacy_parse(self, data: dict[str, Any]) -> BaseModel:
-        try:
-            return self.request_model.model_validate(data)
-        except ValidationError as exc:
-            tag = data.get("action", "attack")
-            fields = []
-            for e in exc.errors(include_url=False):
-                loc = tuple(e["loc"])
-                if isinstance(tag, str) and tag not in data and loc[:1] == (tag,):
-                    loc = loc[1:]
-                if not loc and e["type"] == "union_tag_invalid":
-                    loc = ("action",)
-                fields.append((_field(loc), e["msg"]))
-            first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
-            raise FirefightError(f"invalid {self.id} request ({first})", fields=fields) from None
 
     def action(self, name: object) -> Action:
         for act in self.actions:
@@ -113,8 +85,6 @@ class Ruleset:
     def parse(self, data: dict[str, Any]) -> BaseModel:
         """Validate a request with its action's own model (the first action when none named);
         errors name the request's own fields."""
-        if self._legacy():
-            return self._legacy_parse(data)
         act = self.action(data.get("action", self.actions[0].name))
         try:
             model = act.request.model_validate(data)
@@ -176,12 +146,8 @@ class Ruleset:
         """Everything the table needs to offer this ruleset: its dialogs, world settings,
         sheet fields, table features and house-rule steps (the ``hello`` op)."""
         settings, stats = self.settings_model, self.stats_model
-        if self._legacy():
-            dialogs = {k: m.model_json_schema(by_alias=True) for k, m in (
-                self.action_options or {"attack": self.options_model}).items()}
-        else:
-            dialogs = {a.name: a.options.model_json_schema(by_alias=True)
-                       for a in self.actions if a.options is not None}
+        dialogs = {a.name: a.options.model_json_schema(by_alias=True)
+                   for a in self.actions if a.options is not None}
         return {
             **self.describe(),
             "builtin": type(self).__module__.startswith("firefight.rulesets."),
@@ -229,8 +195,6 @@ def _check(ruleset: Ruleset) -> None:
         raise ValueError(f"ruleset id {rid!r}: lower-case letters, digits and _ (at most 40)")
     if not getattr(ruleset, "label_key", None):
         raise ValueError(f"ruleset {rid!r} has no label_key")
-    if ruleset._legacy():
-        return
     if not ruleset.actions or not all(isinstance(a, Action) for a in ruleset.actions):
         raise ValueError(f"ruleset {rid!r} declares no actions (a tuple of firefight.Action)")
     for act in ruleset.actions:

@@ -3,6 +3,7 @@
 #
 #   make setup    .venv (dev tools + the engine, editable), node_modules, chromium
 #   make runtime  runtime/wheels/ + manifest.json, runtime/pyodide/ (what the browser loads)
+#   make examples the example plugins' wheels (examples/<module>/wheels/, docs/extending.md)
 #   make packs    compendium packs: packs/_source/<pack>/ -> packs/<pack>-<system>/ (LevelDB)
 #   make table    everything, then serve the sandbox table on http://127.0.0.1:30000 (PORT=...)
 #   make test     everything, then ruff, mypy, engine tests on CPython and in Pyodide, shim, browser
@@ -34,7 +35,7 @@ PROJECT_SOURCES := pyproject.toml $(wildcard README.md) $(shell find py template
 	\( -name __pycache__ -o -name '*.pyc' -o -name '.*' \) -prune -o -print 2>/dev/null)
 PACK_SOURCES := $(shell find packs/_source -print 2>/dev/null) $(wildcard tools/build_packs.mjs)
 
-.PHONY: help setup chromium runtime test-wheels packs table test test-foundry module bench clean distclean
+.PHONY: help setup chromium runtime test-wheels examples packs table test test-foundry module bench clean distclean
 
 help:
 	@sed -n 's/^#   make /make /p' Makefile
@@ -69,7 +70,6 @@ chromium:
 # --- runtime -----------------------------------------------------------------------------------
 
 runtime: $(WHEELS_STAMP) $(PYODIDE_STAMP)
-	@$(PY) tools/dump_schemas.py runtime/schemas.json
 
 $(WHEELS_STAMP): $(PROJECT_SOURCES) tools/build_runtime.py $(VENV_STAMP)
 	$(PY) tools/build_runtime.py wheels
@@ -83,6 +83,11 @@ test-wheels: $(TEST_WHEELS_STAMP)
 
 $(TEST_WHEELS_STAMP): tools/build_runtime.py $(VENV_STAMP)
 	$(PY) tools/build_runtime.py test-wheels
+
+# The example plugins' wheels (examples/<module>/wheels/, never committed), each built by the
+# standard PEP 517 build from its python/ folder; the tool rebuilds only a stale one.
+examples: $(VENV_STAMP)
+	$(PY) tools/build_examples.py
 
 # --- packs -------------------------------------------------------------------------------------
 
@@ -99,14 +104,14 @@ $(PACKS_STAMP): $(PACK_SOURCES) $(wildcard js-shim/systems/*.mjs) $(NPM_STAMP)
 
 # --- use ---------------------------------------------------------------------------------------
 
-table: setup runtime packs
+table: setup runtime examples packs
 	@if [ -f tools/serve.py ]; then \
 		exec $(PY) tools/serve.py --port $(PORT); \
 	else \
 		echo "table: tools/serve.py does not exist yet" >&2; exit 1; \
 	fi
 
-test: setup runtime test-wheels packs
+test: setup runtime test-wheels examples packs
 	$(PY) tools/run_tests.py
 
 # The real-Foundry tier (docs/building.md, "Real Foundry tier"): the play matrix in a temporary
@@ -127,6 +132,7 @@ bench: setup module
 
 clean:
 	rm -rf runtime build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results
+	rm -rf examples/*/wheels
 	find packs -mindepth 1 -maxdepth 1 -type d ! -name _source -exec rm -rf {} +
 	find py tests tools -name __pycache__ -type d -prune -exec rm -rf {} +
 

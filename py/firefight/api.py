@@ -123,8 +123,9 @@ def catalog(lang: str = "en") -> dict[str, Any]:
     """What the table offers: every ruleset with its dialogs, settings, sheet fields and table
     features, the house rules, each plugin's status and the plugins' labels (``hello``)."""
     rulesets = []
+    found = registry.all_rulesets()  # loads the plugins first: their status is reported
     status = registry.plugin_status()
-    for ruleset in registry.all_rulesets():
+    for ruleset in found:
         try:
             rulesets.append(ruleset.catalog())
         except Exception as exc:

@@ -16,9 +16,11 @@ _CORE = resource_dir("lang")
 # The languages the module ships (lang/<lang>.json): nothing else is read or cached.
 LANGUAGES: tuple[str, ...] = tuple(sorted(
     p.name.removesuffix(".json") for p in _CORE.iterdir() if p.name.endswith(".json")))
-# Lang folders of registered packages: (folder, shipped in Foundry's lang/ or a plugin's).
-_SOURCES: list[tuple[Path, bool]] = []
 _FIREFIGHT = Path(__file__).resolve().parent
+# Lang folders of the rulesets and house rules: (folder, shipped in Foundry's lang/ or a
+# plugin's). The built-ins' are known before they are imported (labels need no boot).
+_SOURCES: list[tuple[Path, bool]] = [
+    (p, True) for p in sorted((_FIREFIGHT / "rulesets").glob("*/lang")) if p.is_dir()]
 
 
 def add_source(path: Path) -> None:

@@ -6,7 +6,9 @@
 // Each page is one client: ?user=<id or name> picks the user (default: the GM), ?lang=de the
 // language, ?pack=<actor pack> the scene's actors, ?dsn=<ms> a stand-in for Dice So Nice
 // (foundry/dice-so-nice.mjs; ?dsnSkip=hidden|immediate: a client where it does not animate),
-// ?diagonals=<CONST.GRID_DIAGONALS name> the scene's diagonal rule.
+// ?diagonals=<CONST.GRID_DIAGONALS name> the scene's diagonal rule, ?modules=<id>,<id> the other
+// modules enabled in this world (served at modules/<id>/ by tools/serve.py; validated, their
+// dependencies checked, their languages and esmodules loaded like Firefight's).
 import * as utils from "./foundry/utils.mjs";
 import { Hooks } from "./foundry/hooks.mjs";
 import { Collection } from "./foundry/collection.mjs";
@@ -23,7 +25,7 @@ import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
 import { Combat, Combatant, CombatEncounters, CombatTracker } from "./foundry/combat.mjs";
 import { systemFor } from "./foundry/systems.mjs";
-import { validateManifest, packFromSource } from "./foundry/packages.mjs";
+import { validateManifest, manifestErrors, moduleEntry, packFromSource, resolveModules } from "./foundry/packages.mjs";
 import { GRID_DIAGONALS, diagonalRule } from "./foundry/grid.mjs";
 import { installDiceSoNice } from "./foundry/dice-so-nice.mjs";
 
@@ -261,24 +263,84 @@ function trackPresence() {
   window.addEventListener("pagehide", () => net.send("bye", { userId: game.user.id }));
 }
 
+/** Does a path the manifest names exist in the package at `base` (a pack: its LevelDB folder)? */
+const existsIn = (base) => async (path, { directory } = {}) =>
+  (await fetch(new URL(directory ? `${path}/CURRENT` : path, base), { method: "HEAD" })).ok;
+
+/** A package refused or left inactive: the console, and for the GM an error that stays (where
+ * Foundry shows it instead, its Setup screen and Manage Modules, is not imitated: README). */
+function reportPackage(text) {
+  console.error(`Sandbox | ${text}`);
+  if (game.user.isGM) ui.notifications.error(text, { permanent: true, console: false });
+}
+
+/**
+ * ?modules=<id>,<id>: the other modules enabled in this world, as Manage Modules enables them.
+ * Each manifest (modules/<id>/module.json) is validated like Firefight's, and its id must be its
+ * folder's name; a module whose required dependencies are not active stays inactive
+ * (sandbox/foundry/packages.mjs `resolveModules`). Every valid one is in `game.modules` (active or
+ * not). Returns the active ones in load order: [{manifest, base}].
+ */
+async function enableModules() {
+  const ids = [...new Set((params.get("modules") ?? "").split(",").map((s) => s.trim()).filter((id) => id && id !== "firefight"))];
+  const valid = [];
+  const bases = new Map();
+  for (const id of ids) {
+    const base = new URL(`modules/${encodeURIComponent(id)}/`, location.href);
+    let manifest;
+    try {
+      const res = await fetch(new URL("module.json", base));
+      if (!res.ok) throw new Error(`modules/${id}/module.json: HTTP ${res.status} (not installed)`);
+      manifest = await res.json();
+    } catch (err) {
+      reportPackage(`The module "${id}" could not be loaded: ${err.message}`);
+      continue;
+    }
+    const errors = await manifestErrors(manifest, { exists: existsIn(base), folder: id });
+    if (errors.length) {
+      reportPackage(`The module "${id}" was refused: ${errors.join("; ")}`);
+      continue;
+    }
+    valid.push(manifest);
+    bases.set(id, base);
+  }
+  const { active, refused } = resolveModules(valid, { active: ["firefight"], systemId: game.system.id });
+  for (const m of valid) game.modules.set(m.id, moduleEntry(m, active.includes(m)));
+  for (const r of refused) reportPackage(r.error);
+  return active.map((manifest) => ({ manifest, base: bases.get(manifest.id) }));
+}
+
 async function main() {
   installGlobals();
   trackPresence();
   const manifest = await fetchJSON(new URL("module.json", MODULE_BASE));
   // Foundry's server validates a package before it loads it (sandbox/foundry/packages.mjs).
-  await validateManifest(manifest, { exists: async (path, { directory } = {}) =>
-    (await fetch(new URL(directory ? `${path}/CURRENT` : path, MODULE_BASE), { method: "HEAD" })).ok });
-  game.modules.set(manifest.id, { ...manifest, active: true });
-  await game.i18n.loadModuleLanguages(manifest, MODULE_BASE);
+  await validateManifest(manifest, { exists: existsIn(MODULE_BASE), folder: "firefight" });
+  game.modules.set(manifest.id, moduleEntry(manifest, true));
+  const others = await enableModules();
+  const active = [{ manifest, base: MODULE_BASE }, ...others];
+  // Every active package's languages, Firefight's first (English is each one's fallback).
+  for (const { manifest: m, base } of active) await game.i18n.loadModuleLanguages(m, base);
   document.documentElement.lang = game.i18n.lang;
-  for (const css of manifest.styles ?? []) {
-    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL(css, MODULE_BASE).href });
-    document.head.append(link);
+  for (const { manifest: m, base } of active) {
+    for (const css of m.styles ?? []) {
+      const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL(css, base).href });
+      document.head.append(link);
+    }
   }
   const world = await net.requestSnapshot(params.get("user") ? 600 : 300, { userId: game.user.id });
   const scene = world?.scene ? joinWorld(world) : await buildWorld(manifest);
-  // Load the module exactly as Foundry does: its esmodules, unchanged.
+  // Load the modules exactly as Foundry does: their esmodules, unchanged, before `init`.
   for (const path of manifest.esmodules ?? []) await import(new URL(path, MODULE_BASE).href);
+  for (const { manifest: m, base } of others) {
+    for (const path of m.esmodules ?? []) {
+      try {
+        await import(new URL(path, base).href);
+      } catch (err) { // a script error: the console, and the other modules still load
+        console.error(`Sandbox | the module ${m.id} failed to load ${path}`, err);
+      }
+    }
+  }
   Hooks.callAll("init");
   Hooks.callAll("i18nInit");
   Hooks.callAll("setup");

@@ -4,7 +4,10 @@
     python3 tools/serve.py [--port 30000] [--route-prefix ff] [--wasm-mime application/wasm]
 
 URLs mirror Foundry's: ``/`` is ``sandbox/``; ``/modules/firefight/`` is the repo root
-(``runtime/``, ``lang/``, ``js-shim/`` ...). ``/sandbox-api/packs/<pack>`` returns the
+(``runtime/``, ``lang/``, ``js-shim/`` ...); ``/modules/<id>/`` is every other module installed:
+each folder ``examples/<id>/`` that has a ``module.json``, and each ``--module DIR`` (its folder
+name is its id, as Foundry's ``Data/modules/<id>/``; the sandbox activates them with
+``?modules=<id>,<id>``). ``/sandbox-api/packs/<pack>`` returns the
 documents of the compiled LevelDB pack ``packs/<pack>/`` (what the module zip ships, read by
 ``tools/read_pack.mjs``) as a JSON list, so the table can place the actors.
 
@@ -12,6 +15,7 @@ documents of the compiled LevelDB pack ``packs/<pack>/`` (what the module zip sh
 module at ``/PREFIX/modules/firefight/``), as Foundry's ``routePrefix`` option does; nothing is
 served outside it. ``--wasm-mime TYPE`` is the Content-Type of ``.wasm`` files (Foundry's own
 server may not send ``application/wasm``; the engine must boot either way).
+``--module DIR`` (repeatable) installs the module in DIR at ``/modules/<DIR's name>/``.
 """
 
 from __future__ import annotations
@@ -33,6 +37,11 @@ from urllib.parse import unquote, urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE_PREFIX = "/modules/firefight/"
+MODULES_PREFIX = "/modules/"
+EXAMPLES = REPO / "examples"
+# A package id: "lower-case with no spaces or special characters" (PackageManifestData `id`), and
+# a module's folder name is its id (foundryvtt.com/article/module-development/, "id").
+MODULE_ID = re.compile(r"^[a-z0-9_-]+$")
 PACK_API = "/sandbox-api/packs/"
 PACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 # LevelDB files that change when a pack is merely opened (they say nothing about its content).
@@ -59,6 +68,7 @@ class Handler(SimpleHTTPRequestHandler):
 
     extensions_map = {**mimetypes.types_map, **TYPES}  # noqa: RUF012
     overrides: dict[str, Path] = {}  # noqa: RUF012
+    modules: dict[str, Path] = {}  # noqa: RUF012  (--module: id -> folder)
     quiet = False
     prefix = ""  # "" or "/PREFIX" (no trailing slash)
     # pack name -> (signature of its files, JSON body); shared by the server's threads
@@ -86,22 +96,48 @@ class Handler(SimpleHTTPRequestHandler):
 
     def translate_path(self, path: str) -> str:
         url_path = self._unprefixed(path)
-        if url_path is None:
-            return str(REPO / "sandbox" / "__missing__")
-        if url_path in self.overrides:
+        if url_path is not None and url_path in self.overrides:
             return str(self.overrides[url_path])
-        if (url_path + "/").startswith(MODULE_PREFIX):
-            base, rest = REPO, url_path[len(MODULE_PREFIX) :]
-        else:
-            base, rest = REPO / "sandbox", url_path.lstrip("/")
-        if any(part.startswith(".") for part in rest.split("/")):
-            return str(REPO / "sandbox" / "__missing__")  # no .git, .venv, ...
-        target = (base / rest).resolve()
-        if target != base and base not in target.parents:
+        target = None if url_path is None else self._target(url_path)
+        if target is None:
             return str(REPO / "sandbox" / "__missing__")
         if path.endswith("/") and not str(target).endswith("/"):
             return str(target) + "/"
         return str(target)
+
+    def _target(self, url_path: str) -> Path | None:
+        """The file a URL path below the prefix names; None: no such module, a hidden file
+        (.git, .venv, ...) or outside its folder."""
+        where = self._tree(url_path)
+        if where is None:
+            return None
+        base, rest = where
+        if any(part.startswith(".") for part in rest.split("/")):
+            return None
+        target = (base / rest).resolve()
+        return target if target == base or base in target.parents else None
+
+    def _tree(self, url_path: str) -> tuple[Path, str] | None:
+        """(folder, path inside it) of a URL path below the prefix; None: no such module."""
+        if (url_path + "/").startswith(MODULE_PREFIX):
+            return REPO, url_path[len(MODULE_PREFIX) :]
+        if url_path.startswith(MODULES_PREFIX):
+            module_id, _, rest = url_path[len(MODULES_PREFIX) :].partition("/")
+            folder = self.module_folder(module_id)
+            return None if folder is None else (folder, rest)
+        return REPO / "sandbox", url_path.lstrip("/")
+
+    @classmethod
+    def module_folder(cls, module_id: str) -> Path | None:
+        """The folder of an installed module other than Firefight (None: not installed): a
+        --module folder, else examples/<id>/ while it has a module.json (looked up per request:
+        an example written while the table runs is installed at once)."""
+        if not MODULE_ID.match(module_id) or module_id == "firefight":
+            return None
+        if module_id in cls.modules:
+            return cls.modules[module_id]
+        folder = EXAMPLES / module_id
+        return folder if (folder / "module.json").is_file() else None
 
     def do_GET(self) -> None:
         path = self._unprefixed(self.path)
@@ -182,14 +218,28 @@ def main(argv: list[str] | None = None) -> None:
         help="serve FILE at URLPATH (below the route prefix) instead; a FILE that does not exist"
         " gives 404 (development and tests, e.g. a stub engine worker or a missing runtime)",
     )
+    parser.add_argument(
+        "--module", action="append", default=[], metavar="DIR",
+        help="install the module in DIR (it holds a module.json) at /modules/<DIR's name>/;"
+        " repeatable (examples/<id>/ with a module.json are installed already)",
+    )
     args = parser.parse_args(argv)
+    modules = {}
+    for spec in args.module:
+        folder = Path(spec).resolve()
+        if not (folder / "module.json").is_file():
+            sys.exit(f"serve.py: --module {spec}: no module.json in {folder}")
+        if folder.name == "firefight" or not MODULE_ID.match(folder.name):
+            sys.exit(f"serve.py: --module {spec}: the folder name {folder.name!r} is the module's"
+                     " id: lower-case letters, digits, - and _, and not firefight")
+        modules[folder.name] = folder
     overrides = {}
     for spec in args.override:
         url_path, _, file = spec.partition("=")
         overrides[posixpath.normpath(url_path)] = Path(file).resolve()
     prefix = "/" + args.route_prefix.strip("/") if args.route_prefix.strip("/") else ""
     handler = type("FirefightHandler", (Handler,), {
-        "overrides": overrides, "quiet": args.quiet, "prefix": prefix,
+        "overrides": overrides, "modules": modules, "quiet": args.quiet, "prefix": prefix,
         "extensions_map": {**Handler.extensions_map, ".wasm": args.wasm_mime},
     })
     try:

@@ -12,6 +12,14 @@
 // - foundryvtt/foundryvtt#7636 (strict requirement that Actor and Item packs declare their
 //   system), #8037 (such packs "fail to fetch"), #13505 (open: asks to relax it); the message, as
 //   users meet it: CurtR95/FVTT-Dishonored#115.
+// - foundryvtt.com/article/module-development/: a module's `id` "must match exactly with the name of
+//   your module directory"; `relationships`: "If a module has been installed with dependencies,
+//   but its dependencies are missing, it cannot be enabled"; "Dependency entries require the id
+//   attribute"; "By default dependencies are assumed to be a module".
+// - foundryvtt.com/article/modules/ (Manage Modules): enabling a module with dependencies prompts
+//   to enable them; the form refuses "You have enabled the module X, but its dependencies Y are not
+//   enabled!" (v13.346's message, quoted in foundryvtt/foundryvtt#13197); a world loads with a
+//   module disabled when its required dependency is not satisfied (#9514, #8556).
 
 /** Compendium types that must name the system they depend on (v13: Actor and Item, #7636). */
 export const SYSTEM_SPECIFIC_PACK_TYPES = ["Actor", "Item"];
@@ -40,14 +48,30 @@ const isString = (v) => typeof v === "string" && v.trim() !== "";
  *   folder: `directory`)?
  * @returns {Promise<string[]>}
  */
-export async function manifestErrors(manifest, { exists } = {}) {
+export async function manifestErrors(manifest, { exists, folder } = {}) {
   const errors = [];
-  if (!manifest || typeof manifest !== "object") return ["The package manifest is not a JSON object"];
+  if (!manifest || typeof manifest !== "object" || Array.isArray(manifest)) return ["The package manifest is not a JSON object"];
   for (const field of ["id", "title", "version"]) {
     if (!isString(manifest[field])) errors.push(`The package manifest must declare a "${field}" string`);
   }
   if (isString(manifest.id) && !ID_RE.test(manifest.id)) {
     errors.push(`The package id "${manifest.id}" must be lower-case with no spaces or special characters`);
+  }
+  // module-development: the id "must match exactly with the name of your module directory".
+  if (folder !== undefined && isString(manifest.id) && manifest.id !== folder) {
+    errors.push(`The package id "${manifest.id}" must match the name of its folder "${folder}"`);
+  }
+  const rel = manifest.relationships;
+  if (rel !== undefined && (!rel || typeof rel !== "object" || Array.isArray(rel))) errors.push(`"relationships" must be an object {systems, requires, recommends, conflicts}`);
+  for (const key of ["systems", "requires", "recommends", "conflicts"]) {
+    const list = rel?.[key];
+    if (list === undefined || !rel || typeof rel !== "object") continue;
+    if (!Array.isArray(list)) {
+      errors.push(`relationships.${key} must be a list`);
+      continue;
+    }
+    // "Dependency entries require the id attribute."
+    for (const [i, dep] of list.entries()) if (!isString(dep?.id)) errors.push(`relationships.${key}[${i}] must declare an "id" string`);
   }
   const compat = manifest.compatibility;
   if (compat !== undefined) {
@@ -136,4 +160,65 @@ export function packsForSystem(manifest, systemId) {
 export function packFromSource(manifest, source, systemId) {
   const packs = packsForSystem(manifest, systemId);
   return packs.find((p) => p.name === source) ?? packs.find((p) => p.flags?.firefight?.source === source) ?? null;
+}
+
+/**
+ * The `game.modules` entry of a module: v13's Module exposes its manifest's fields (`id`, `title`,
+ * `version`, `esmodules`, `languages`, `flags`, `relationships`, ...) and whether it is `active`
+ * in this world (foundryvtt/dnd5e module/module-art.mjs reads `module.flags`, `module.id`,
+ * `module.title` and `module.active` for every module of `game.modules`); absent lists are empty.
+ */
+export function moduleEntry(manifest, active) {
+  return {
+    ...manifest, type: "module", active: Boolean(active),
+    flags: manifest.flags ?? {}, esmodules: manifest.esmodules ?? [], scripts: manifest.scripts ?? [],
+    styles: manifest.styles ?? [], languages: manifest.languages ?? [], packs: manifest.packs ?? [],
+    relationships: manifest.relationships ?? {},
+  };
+}
+
+/** A required dependency: a module unless `type` says otherwise ("By default dependencies are
+ * assumed to be a module"). */
+const depType = (dep) => dep?.type ?? "module";
+
+/**
+ * Enabling modules as Manage Modules does: each wanted module (valid manifests, in the order asked)
+ * becomes active only if every module it requires is active too (and every system it requires, or
+ * one of its `relationships.systems`, is the world's); a module whose dependency is refused is
+ * refused in turn. Pure.
+ * @param {object[]} manifests      the wanted modules' manifests
+ * @param {{active?: string[], systemId?: string}} world  modules already active (Firefight) and the
+ *   world's system
+ * @returns {{active: object[], refused: {id: string, title: string, error: string}[]}}  `active` in
+ *   load order: a module after the modules it requires
+ */
+export function resolveModules(manifests, { active = [], systemId = "" } = {}) {
+  const on = new Set(active);
+  const pending = new Map(manifests.map((m) => [m.id, m]));
+  const refused = [];
+  const unmet = (m) => (m.relationships?.requires ?? []).filter((dep) =>
+    (depType(dep) === "system" ? dep.id !== systemId : depType(dep) === "module" && !on.has(dep.id)));
+  const order = [];
+  // Activate in rounds: whatever has all its requirements active; the rest waits for the next round.
+  for (let progress = true; progress && pending.size;) {
+    progress = false;
+    for (const [id, m] of pending) {
+      if (unmet(m).length) continue;
+      const systems = m.relationships?.systems ?? [];
+      pending.delete(id);
+      progress = true;
+      if (systems.length && !systems.some((s) => s.id === systemId)) {
+        refused.push({ id, title: m.title, error: `The module ${m.title} cannot be enabled in a world of the system "${systemId}": it supports ${systems.map((s) => s.id).join(", ")}` });
+        continue;
+      }
+      on.add(id);
+      order.push(m);
+    }
+  }
+  // Foundry's Manage Modules refuses the form with this message (v13, foundryvtt/foundryvtt#13197).
+  for (const m of pending.values()) {
+    const missing = unmet(m).map((dep) => dep.id);
+    refused.push({ id: m.id, title: m.title, error: `You have enabled the module ${m.title}, but its dependencies ${missing.join(", ")} are not enabled!` });
+  }
+  return { active: order, refused };
 }

@@ -1,5 +1,17 @@
 // ClientSettings subset: register / get / set. Values are kept in localStorage (shared by the
 // table's pages); a world setting may be set by a GM only and reaches every open page at once.
+//
+// `settings` is the Map of registered SettingConfigs (ClientSettings#settings: "Map<string,
+// SettingConfig>", foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). A setting may
+// be registered at any time, not only at `init` (dnd5e 5.3.3 registers its "deferred settings" at
+// `setup`, "after modules have had a chance to initialize to give them a chance to modify choices":
+// foundryvtt/dnd5e module/settings.mjs `registerDeferredSettings`). `set` checks a value against
+// the config's `choices` as they are then (SettingConfig `choices`: "For string Types, defines the
+// allowable values"; v13 refuses another value: "NaN is not a valid choice" from
+// ClientSettings.set, MetaMorphic-Digital/draw-steel#1335), so choices a module replaced in place
+// after registration count, as dnd5e's settings forms read `setting.choices` at render
+// (module/applications/settings/base-settings.mjs). Whether Foundry's own check sees choices
+// replaced in place is not public (sandbox/README.md, "What it does not imitate").
 import { Hooks } from "./hooks.mjs";
 import * as net from "./net.mjs";
 
@@ -30,7 +42,9 @@ export class ClientSettings {
     const config = this.settings.get(id);
     if (!config) throw new Error(`"${id}" is not a registered game setting`);
     if (config.scope === "world" && !game.user?.isGM) throw new Error(`User ${game.user?.name} lacks permission to change the world setting ${id}`);
-    if (config.choices && !(value in config.choices)) throw new Error(`Invalid choice ${value} for ${id}`);
+    if (config.choices && !Object.hasOwn(config.choices, String(value))) {
+      throw new Error(`The setting ${id}: ${value} is not a valid choice`);
+    }
     if (config.type === Number) value = Number(value);
     if (config.type === Boolean) value = Boolean(value);
     this._store(id, value);

@@ -95,23 +95,22 @@ def _cmd_card(args: argparse.Namespace) -> int:
 
 
 def _cmd_tool(args: argparse.Namespace) -> int:
-    """soe sections 6-11: the derivations as referee tools."""
-    from firefight.rulesets.soe import tools
-
-    if args.tool == "weapon":
-        _print({"sk_units": tools.sk_units(args.grains, args.fps),
-                "damage": tools.weapon_damage(args.grains, args.fps),
-                "source": "soe 10.3: -ROUND(64.79 - 10.94 log10(SKU))"})
-    elif args.tool == "creature":
-        _print({"toughness": round(tools.creature_toughness(args.mass), 2),
-                "hit_points": tools.creature_hit_points(args.mass),
-                "source": "soe 10.5 (hit points with exponent 0.73, as Table 7 needs)"})
-    elif args.tool == "coverage":
-        _print({"effectiveness": tools.coverage_effectiveness(args.coverage),
-                "source": "soe 11.2.1: 1 - (1 - coverage)^2"})
-    else:
-        _print({"probability": tools.m3_hit_probability(args.width, args.distance, args.sigma),
-                "source": "soe section 6, the M3 equation"})
+    """soe sections 6-11: the referee's tools, resolved as the table resolves them (the soe
+    actions of ``firefight.rulesets.soe.referee``); prints the outcome, or the card."""
+    actions = {"weapon": "weapon_damage", "creature": "creature_stats",
+               "coverage": "armor_coverage", "m3": "m3_hit", "phk": "incapacitation"}
+    fields = ("mass_grains", "velocity_fps", "mass_kg", "coverage", "width_m", "distance_m",
+              "sigma_mil", "preset", "a", "b", "n")
+    options = {k: getattr(args, k) for k in fields if getattr(args, k, None) is not None}
+    result = firefight.resolve({"ruleset": "soe", "action": actions[args.tool],
+                                "options": options})
+    if "error" in result:
+        _print(result)
+        return 1
+    if args.format != "json":
+        print(firefight.render_card(result, fmt=args.format), end="")
+        return 0
+    _print({k: v for k, v in result["outcome"].items() if k != "summary_key"})
     return 0
 
 
@@ -159,18 +158,27 @@ def parser() -> argparse.ArgumentParser:
         func=_cmd_rulesets)
 
     t = sub.add_parser("tool", help="Stars of Empire referee tools (sections 6-11)")
+    t.add_argument("--format", choices=("json", "text", "html"), default="json")
     tools = t.add_subparsers(dest="tool", required=True)
     w = tools.add_parser("weapon", help="damage modifier from bullet mass and impact velocity")
-    w.add_argument("--grains", type=float, required=True)
-    w.add_argument("--fps", type=float, required=True, help="impact velocity, feet per second")
+    w.add_argument("--grains", dest="mass_grains", type=float, required=True)
+    w.add_argument("--fps", dest="velocity_fps", type=float, required=True,
+                   help="impact velocity, feet per second")
     c = tools.add_parser("creature", help="toughness and hit points from mass")
-    c.add_argument("--mass", type=float, required=True, help="kg")
+    c.add_argument("--mass", dest="mass_kg", type=float, required=True, help="kg")
     v = tools.add_parser("coverage", help="armor effectiveness from coverage")
     v.add_argument("coverage", type=float, help="fraction of the body covered, 0..1")
     m = tools.add_parser("m3", help="hit probability by the M3 equation")
-    m.add_argument("--width", type=float, required=True, help="target width, m")
-    m.add_argument("--distance", type=float, required=True, help="m")
-    m.add_argument("--sigma", type=float, required=True, help="aiming error, mil")
+    m.add_argument("--width", dest="width_m", type=float, required=True, help="target width, m")
+    m.add_argument("--distance", dest="distance_m", type=float, required=True, help="m")
+    m.add_argument("--sigma", dest="sigma_mil", type=float, required=True,
+                   help="aiming error, mil")
+    k = tools.add_parser("phk", help="incapacitation probability P_hk (section 10)")
+    k.add_argument("--grains", dest="mass_grains", type=float, required=True)
+    k.add_argument("--fps", dest="velocity_fps", type=float, required=True)
+    k.add_argument("--preset", choices=("offense_winter_helmet", "nude_5min", "custom"))
+    for name in ("a", "b", "n"):
+        k.add_argument(f"--{name}", type=float, help=f"the constant {name} (overrides the preset)")
     t.set_defaults(func=_cmd_tool)
     return p
 

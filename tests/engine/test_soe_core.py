@@ -53,7 +53,7 @@ class Steady(firefight.HouseRule):
 
     id = "test_steady"
     ruleset = "soe"
-    actions = ("attack", "will_check", "delayed_injury_check")
+    actions = ("attack", "will_check", "delayed_injury_check", "task")
 
     def modifiers(self, step: str, request: Any, options: Any, settings: Any
                   ) -> list[Modifier]:
@@ -128,10 +128,17 @@ def test_the_catalog_declares_the_table_features() -> None:
         ],
         "combatEnd": [{"stat": "pretrauma", "effects": [
             {"target": "target", "kind": "pretrauma", "value": 0, "delta": 0}]}],
+        # issue 15: Shoot carries the world's General Trauma RollTables too.
+        "actionTables": {"attack": {"field": "trauma_tables", "by": "trauma_class"}},
+        # issue 15: "at 0 HP ... will die in the next turn" (test_soe_referee.py).
+        "followUp": [soe.injury.DYING_FOLLOW_UP],
+        "refereeActions": ["weapon_damage", "creature_stats", "armor_coverage", "m3_hit",
+                           "incapacitation"],
     }
     for spec in entry["features"]["sheetActions"]:
         assert spec["action"] in entry["actions"]
-    assert set(entry["options"]) == {"attack"}
+    # issue 15: the opposed roll and the referee's tools are dialogs too.
+    assert set(entry["options"]) == {"attack", "task", *entry["features"]["refereeActions"]}
     assert "to_hit" in entry["house_steps"]
     assert entry["house_steps"]["to_hit"].startswith("soe 2.3")
 
@@ -202,7 +209,9 @@ def test_every_house_step_is_a_step_the_rules_build() -> None:
     will = {"ruleset": "soe", "action": "will_check", "character": character}
     delayed = {"ruleset": "soe", "action": "delayed_injury_check", "character": character,
                "trauma_class": "severe"}
-    results = [result, firefight.resolve(will, seed=3), firefight.resolve(delayed, seed=3)]
+    task = {"ruleset": "soe", "action": "task", "character": character}
+    results = [result, firefight.resolve(will, seed=3), firefight.resolve(delayed, seed=3),
+               firefight.resolve(task, seed=3)]
     steps = {s["id"]: s for r in results for s in r["steps"]}
     for step_id in RULESET.house_steps:
         if step_id == "to_hit":

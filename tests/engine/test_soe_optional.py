@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import firefight
-from firefight.rant import difference_pmf, success_probability
-from firefight.rulesets.soe import tools
+from firefight.rant import difference_pmf, modifier_for_probability, success_probability
+from firefight.rulesets.soe import armor, damage, to_hit
 from firefight.rulesets.soe.to_hit import size_row
 
 
@@ -172,18 +172,18 @@ def test_table_10_visibility_setting(soe_request: dict[str, Any]) -> None:
 
 def test_incapacitation_examples_of_section_10() -> None:
     # "63 grain bullet impacting at 2362 fps, P_hk = 85.3%" and "nude ... P_hk = 95.7%".
-    assert tools.incapacitation_probability(63, 2362, 7.64e-4, 31000, 0.4957) == pytest.approx(
+    assert damage.incapacitation_probability(63, 2362, 7.64e-4, 31000, 0.4957) == pytest.approx(
         0.853, abs=0.0005)
     # The second figure comes out 95.5 %, not 95.7 %, with the printed constants (notes).
-    assert tools.incapacitation_probability(63, 2362, 2.73e-3, 25800, 0.44545) == pytest.approx(
+    assert damage.incapacitation_probability(63, 2362, 2.73e-3, 25800, 0.44545) == pytest.approx(
         0.955, abs=0.0005)
 
 
 def test_weapon_damage_from_sk_units() -> None:
     # soe 10.3: -ROUND(64.79 - 10.94 log10(SKU)).
-    sku = tools.sk_units(63, 2362)
+    sku = damage.sk_units(63, 2362)
     assert sku == pytest.approx(63 * 2362**1.5)
-    assert tools.weapon_damage(63, 2362) == -round(64.79 - 10.94 * math.log10(sku))
+    assert damage.weapon_damage(63, 2362) == -round(64.79 - 10.94 * math.log10(sku))
 
 
 TABLE_7 = [("Average Human", 62, 0, 8), ("Lesser Venusian Rhino", 1100, 8, 65),
@@ -193,28 +193,28 @@ TABLE_7 = [("Average Human", 62, 0, 8), ("Lesser Venusian Rhino", 1100, 8, 65),
 @pytest.mark.parametrize(("name", "mass", "toughness", "hp"), TABLE_7)
 def test_creature_hit_points_need_exponent_0_73(name: str, mass: float, toughness: int,
                                                 hp: int) -> None:
-    assert tools.creature_hit_points(mass) == hp, name
+    assert damage.creature_hit_points(mass) == hp, name
     assert round(0.393 * mass**0.47) != hp  # the printed exponent cannot give Table 7
-    assert abs(tools.creature_toughness(mass) - toughness) < 1
+    assert abs(damage.creature_toughness(mass) - toughness) < 1
 
 
 def test_coverage_effectiveness() -> None:
     # soe 11.2.1: "armor covering 10% of the body would be 19% as effective".
-    assert tools.coverage_effectiveness(0.10) == pytest.approx(0.19)
-    assert tools.coverage_effectiveness(1.0) == 1.0
+    assert armor.coverage_effectiveness(0.10) == pytest.approx(0.19)
+    assert armor.coverage_effectiveness(1.0) == 1.0
 
 
 def test_m3_equation_as_printed() -> None:
     # P = 1 - exp(-(T / sigma)^2) with T = width / distance: a 37 cm target at 100 m, 3.7 mil.
-    assert tools.m3_hit_probability(0.37, 100, 3.7) == pytest.approx(1 - math.exp(-1))
+    assert to_hit.m3_hit_probability(0.37, 100, 3.7) == pytest.approx(1 - math.exp(-1))
     # Section 8.6's figures (39 %, 2 %, 0.1 % for 30 cm at 50/250/1000 m, sigma 3.9) do not
     # follow from the printed equation; see docs/rules-notes.md.
-    assert tools.m3_hit_probability(0.30, 50, 3.9) > 0.9
+    assert to_hit.m3_hit_probability(0.30, 50, 3.9) > 0.9
 
 
 def test_probability_modifier_tools_are_exact_inverses() -> None:
     for m in range(-20, 21):
-        assert tools.modifier_for(float(tools.probability_for(m)))[0] == m
+        assert modifier_for_probability(float(success_probability(m)))[0] == m
 
 
 # --- section 4's statistical claims against the exact distribution ------------------------

@@ -12,6 +12,7 @@ from firefight.rant import over_roll_at_least, success_probability
 from firefight.record import Recorder
 from firefight.rulesets.soe import delayed_injury, injury, opposed, pretrauma
 from firefight.rulesets.soe.models import SoeAttackRequest
+from firefight.rulesets.soe.odds import shot_outcomes
 from firefight.rulesets.soe.to_damage import damage_multiplier, to_damage_ledger
 from firefight.rulesets.soe.to_hit import check_allowed, shots, to_hit_ledger
 
@@ -44,9 +45,7 @@ def resolve_attack(request: SoeAttackRequest, rec: Recorder) -> None:
         rec.note("multiplier", "soe Table 4", n=n, over_roll=hit.over_roll, x=multiplier)
     rec.outcome.update(damage_over_roll=base, multiplier=multiplier, damage=damage)
 
-    stats = request.target.stats
-    mode = request.settings.injury_mode if stats.injury_mode == "world" else stats.injury_mode
-    if mode == "hit_points":
+    if injury_mode(request) == "hit_points":
         injury.hit_points(rec, request, damage, base, multiplier)
     else:
         injury.general_trauma(rec, request, damage)
@@ -56,16 +55,30 @@ def resolve_attack(request: SoeAttackRequest, rec: Recorder) -> None:
         pretrauma.check_after_wound(rec, request, base)
 
 
+def injury_mode(request: SoeAttackRequest) -> str:
+    """soe Table 3: Hit Points or General Trauma, the actor's own choice else the world's."""
+    own = request.target.stats.injury_mode
+    return request.settings.injury_mode if own == "world" else own
+
+
 def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
-    """The exact chance to hit, and to hit and injure (over-roll 1 or more on to-damage)."""
+    """The exact chance to hit, to hit and injure (over-roll 1 or more on to-damage), and of
+    every outcome (``odds.shot_outcomes``); every modifier the card will show before the roll."""
     range_m = request.range.metres()
     check_allowed(request, range_m)
     rec = opposed.ledger()
     hit_mods = to_hit_ledger(rec, request, range_m)
-    hit, dmg = opposed.total(hit_mods), opposed.total(to_damage_ledger(rec, request))
+    dmg_mods = to_damage_ledger(rec, request)
+    hit, dmg = opposed.total(hit_mods), opposed.total(dmg_mods)
+    if request.settings.pretrauma:  # the Will roll that follows a shot (its own step)
+        pretrauma.wound_check_ledger(rec, request)
     ties = opposed.ties_to_attacker(request)
     p_hit = success_probability(hit, ties_to_acting=ties)
     p_injure = over_roll_at_least(1, dmg)
+    stats = request.target.stats
+    outcomes = shot_outcomes(hit, dmg, ties=ties, projectiles=shots(request),
+                             mode=injury_mode(request),
+                             hp=stats.hp if stats.hp is not None else stats.hp_max)
     return {
         "probability": float(p_hit),
         "exact": f"{p_hit.numerator}/{p_hit.denominator}",
@@ -73,5 +86,6 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
         "ties_to_attacker": ties,
         "injury_probability": float(p_hit * p_injure),
         "damage_modifier": dmg,
-        "modifiers": [m.model_dump(mode="json") for m in hit_mods],
+        "modifiers": opposed.dumped(rec.modifiers),
+        "outcomes": opposed.outcomes(outcomes),
     }

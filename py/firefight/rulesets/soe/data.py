@@ -36,13 +36,27 @@ def table1() -> dict[str, Any]:
 
 
 @cache
+def table10() -> dict[str, int]:
+    """soe Table 10, Illumination Effects: the finer visibility rows."""
+    found: dict[str, int] = load_json(PKG, "table10.json")["visibility"]
+    return found
+
+
+@cache
+def incapacitation_presets() -> dict[str, dict[str, float]]:
+    """soe section 10's two worked examples' P_hk constants (a, b, n), by preset name."""
+    found: dict[str, dict[str, float]] = load_json(PKG, "incapacitation.json")["presets"]
+    return found
+
+
+@cache
 def tables() -> Tables:
     t3 = load_json(PKG, "table3.json")
     t4 = load_json(PKG, "table4.json")
     columns = [{**c, "value": i} for i, c in enumerate(t4["projectile_columns"])]
     return Tables(
         table1=table1(),
-        table10=load_json(PKG, "table10.json")["visibility"],
+        table10=table10(),
         called_shots={k: v["width_cm"] for k, v in
                       load_json(PKG, "called_shots.json")["parts"].items()},
         trauma=load_json(PKG, "trauma.json")["classes"],

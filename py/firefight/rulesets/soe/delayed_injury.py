@@ -60,5 +60,6 @@ def resolve_check(request: SoeDelayedInjuryRequest, rec: Recorder) -> None:
 
 def check_odds(request: SoeDelayedInjuryRequest) -> dict[str, Any]:
     mods = _ledger(opposed.ledger(), request)
-    return opposed.chance(opposed.total(mods),
-                          opposed.ties_for(request.character, request.settings))
+    return opposed.check_odds(mods, opposed.ties_for(request.character, request.settings),
+                              f"{opposed.P}.outcome.no_delayed",
+                              f"{opposed.P}.outcome.needs_treatment")

@@ -6,12 +6,34 @@ Hit Point Reduction or as a General Trauma class and its effect (the referee's c
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from firefight.models import Effect
 from firefight.record import Recorder
 from firefight.rulesets.soe.data import tables
 from firefight.rulesets.soe.models import SoeAttackRequest, SoeTraumaRequest, TraumaTables
 
 PURPOSE = "General Trauma, effect"
+P = "FIREFIGHT.soe"
+# soe Table 3, Hit Point Reduction: "If they reach zero Hit Points, the target will die in the
+# next turn." ``features["followUp"]``: a state a result sets, and what the table does about it
+# at a later turn (the keys are documented in docs/rules-notes.md, "followUp"):
+# - ``state``: the state a result's ``state`` effect set on the actor that starts it;
+# - ``after``: "turn": when that actor's combatant next starts its turn in the combat tracker
+#   ("round": when the next round starts);
+# - ``unless``: ``{"stat", "above"}``: nothing happens if by then the actor's stat is above the
+#   value (the referee healed it);
+# - ``effects``: applied to the actor then, through the engine's ``apply`` like a result's;
+# - ``labelKey``: what the table's chat message says; ``source``: the rule.
+DYING_FOLLOW_UP: dict[str, Any] = {
+    "state": "dying",
+    "after": "turn",
+    "unless": {"stat": "hp", "above": 0},
+    "effects": [Effect(kind="state", value="dead", label_key=f"{P}.effect.dead").model_dump(
+        include={"target", "kind", "value", "delta", "label_key"})],
+    "labelKey": f"{P}.followUp.dying",
+    "source": "soe Table 3, Hit Point Reduction: \"will die in the next turn\"",
+}
 
 
 def trauma_effect(rec: Recorder, trauma_class: str, referee_tables: TraumaTables | None) -> None:

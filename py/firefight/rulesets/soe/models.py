@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field, model_validator
 
 from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
-from firefight.rulesets.soe.data import table1
-from firefight.rulesets.soe.tools import creature_hit_points, creature_toughness
+from firefight.rulesets.soe.damage import creature_hit_points, creature_toughness, excel_round
+from firefight.rulesets.soe.data import incapacitation_presets, table1, table10
 
 P = "FIREFIGHT.soe"
 
@@ -48,6 +48,14 @@ CALLED_SHOTS: tuple[str, ...] = get_args(CalledShot)
 TRAUMA_CLASSES: tuple[str, ...] = get_args(TraumaClass)
 
 
+def visibility_rows() -> dict[str, Any]:
+    """``x-choices-when`` of the ``visibility`` option: the rows each world setting offers
+    (docs/extending.md, "Choices that depend on a world setting"): Table 1's six, or Table 10's.
+    The lists are the tables' own keys, so a referee's edit of a table changes the dialog."""
+    return {"x-choices-when": {"setting": "visibility_table", "values": {
+        "table1": list(table1()["visibility"]), "table10": list(table10())}}}
+
+
 class SoeStats(Strict):
     """An actor's Stars of Empire data (``flags.firefight.soe``)."""
 
@@ -71,7 +79,10 @@ class SoeStats(Strict):
     @classmethod
     def _creature_from_mass(cls, data: Any) -> Any:
         """soe 10.5: a creature given only its mass gets Toughness and Hit Points from it (a
-        value the data gives is kept)."""
+        value the data gives is kept). Derived here, where every request and every ``apply``
+        validates the actor's data, so the table needs no rule of its own: a creature dragged
+        in with a mass and nothing else fights with the derived values, and the first result
+        applied to it writes them to its sheet."""
         if not isinstance(data, dict) or data.get("kind") != "creature":
             return data
         mass = data.get("mass_kg")
@@ -79,7 +90,7 @@ class SoeStats(Strict):
             return data  # the field's own check names a bad mass
         derived = dict(data)
         if derived.get("toughness") is None:
-            derived["toughness"] = round(creature_toughness(mass))
+            derived["toughness"] = excel_round(creature_toughness(mass))
         if derived.get("hp_max") is None:
             derived["hp_max"] = creature_hit_points(mass)
         return derived
@@ -137,8 +148,8 @@ class SoeOptions(Strict):
     )
     target_size: Size = Field(default="70cm", json_schema_extra=choices("target_size", SIZES))
     visibility: Visibility = Field(
-        default="daylight", json_schema_extra=choices("visibility", VISIBILITIES)
-    )
+        default="daylight",
+        json_schema_extra={**choices("visibility", VISIBILITIES), **visibility_rows()})
     wind: Wind = Field(default="none", json_schema_extra=choices("wind", WINDS))
     perfect_ranging: bool = Field(default=False, json_schema_extra=label("perfect_ranging"))
     target_dodging: bool = Field(default=False, json_schema_extra=label("target_dodging"))
@@ -219,3 +230,136 @@ class SoeTraumaRequest(ActionRequest):
     character: SoeCombatant
     trauma_class: TraumaClass
     trauma_tables: TraumaTables | None = None
+
+
+# --- a generic opposed roll (soe 2.1.2) ----------------------------------------------------
+
+class SoeTaskOptions(Strict):
+    """Any task as an opposed roll + RANT: the acting side's and the opposing side's modifiers
+    (soe 2.1.2: "Situation specific modifiers are added and the higher total succeeds")."""
+
+    task: str = Field(default="", max_length=200, json_schema_extra=label("task"),
+                      description="what is tried (shown on the card)")
+    modifier: int = Field(default=0, ge=-200, le=200, json_schema_extra=label("modifier"),
+                          description="the acting side's modifiers (effective skill ...)")
+    opposition: int = Field(default=0, ge=-200, le=200, json_schema_extra=label("opposition"),
+                            description="the opposing side's modifier (a Difficult lock: +10)")
+
+
+class SoeTaskRequest(ActionRequest):
+    """soe 2.1.2 and 4: an opposed roll for any task; ``opponent`` when a character opposes
+    (else the referee, for the environment)."""
+
+    ruleset: Literal["soe"]
+    action: Literal["task"]
+    character: SoeCombatant = Field(default_factory=SoeCombatant)
+    opponent: SoeCombatant | None = None
+    options: SoeTaskOptions = Field(default_factory=SoeTaskOptions)
+    settings: SoeSettings = Field(default_factory=SoeSettings)
+
+
+# --- the referee's tools (sections 6-11): every input is a dialog option -------------------
+
+Grains = Annotated[float, Field(gt=0, le=100_000, allow_inf_nan=False)]
+Fps = Annotated[float, Field(gt=0, le=100_000, allow_inf_nan=False)]
+
+
+class SoeWeaponDamageOptions(Strict):
+    """soe 10.3: a weapon's Damage from its bullet's mass and impact velocity."""
+
+    mass_grains: Grains = Field(default=63, json_schema_extra=label("mass_grains"))
+    velocity_fps: Fps = Field(default=2362, json_schema_extra=label("velocity_fps"),
+                              description="at impact (75-80 % of muzzle velocity, 11.2)")
+
+
+class SoeCreatureOptions(Strict):
+    """soe 10.5: a creature's Toughness and Hit Points from its mass."""
+
+    mass_kg: float = Field(default=62, gt=0, le=1_000_000, allow_inf_nan=False,
+                           json_schema_extra=label("mass_kg"))
+
+
+class SoeCoverageOptions(Strict):
+    """soe 11.2.1: how effective armor covering part of the body is."""
+
+    coverage: float = Field(default=0.1, ge=0, le=1, allow_inf_nan=False,
+                            json_schema_extra=label("coverage"),
+                            description="fraction of the body covered (Table 6: 10% is 0.1)")
+
+
+class SoeM3Options(Strict):
+    """soe section 6: the M3 equation's hit probability (and the opposed-roll modifier for it,
+    section 4)."""
+
+    width_m: float = Field(default=0.37, gt=0, le=1000, allow_inf_nan=False,
+                           json_schema_extra=label("width_m"),
+                           description="target width; 0.37 m is the E-type silhouette")
+    distance_m: float = Field(default=100, gt=0, le=50_000, allow_inf_nan=False,
+                              json_schema_extra=label("distance_m"))
+    sigma_mil: float = Field(default=3.9, gt=0, le=1000, allow_inf_nan=False,
+                             json_schema_extra=label("sigma_mil"),
+                             description="the shooter's aiming error (8.6's test shooter: 3.9)")
+
+
+Preset = Literal["offense_winter_helmet", "nude_5min", "custom"]
+PRESETS: tuple[str, ...] = get_args(Preset)
+
+
+class SoeIncapacitationOptions(Strict):
+    """soe section 10: P_hk for a projectile, with the text's two sets of constants or the
+    referee's own (``custom``: then ``a``, ``b`` and ``n`` are needed)."""
+
+    mass_grains: Grains = Field(default=63, json_schema_extra=label("mass_grains"))
+    velocity_fps: Fps = Field(default=2362, json_schema_extra=label("velocity_fps"))
+    preset: Preset = Field(default="offense_winter_helmet",
+                           json_schema_extra=choices("preset", PRESETS))
+    a: float | None = Field(default=None, gt=0, le=1, allow_inf_nan=False,
+                            json_schema_extra=label("a"))
+    b: float | None = Field(default=None, ge=0, le=1e12, allow_inf_nan=False,
+                            json_schema_extra=label("b"))
+    n: float | None = Field(default=None, gt=0, le=5, allow_inf_nan=False,
+                            json_schema_extra=label("n"))
+
+    @model_validator(mode="after")
+    def _constants(self) -> SoeIncapacitationOptions:
+        if self.preset == "custom" and None in (self.a, self.b, self.n):
+            missing = [k for k in ("a", "b", "n") if getattr(self, k) is None]
+            raise ValueError(f"custom constants need a, b and n (missing: {', '.join(missing)})")
+        return self
+
+    def constants(self) -> tuple[float, float, float]:
+        """(a, b, n): the preset's (Table ``incapacitation.json``), each overridden if given."""
+        base = incapacitation_presets().get(self.preset, {})
+        a = self.a if self.a is not None else base["a"]
+        b = self.b if self.b is not None else base["b"]
+        n = self.n if self.n is not None else base["n"]
+        return float(a), float(b), float(n)
+
+
+class _ToolRequest(ActionRequest):
+    ruleset: Literal["soe"]
+
+
+class SoeWeaponDamageRequest(_ToolRequest):
+    action: Literal["weapon_damage"]
+    options: SoeWeaponDamageOptions = Field(default_factory=SoeWeaponDamageOptions)
+
+
+class SoeCreatureRequest(_ToolRequest):
+    action: Literal["creature_stats"]
+    options: SoeCreatureOptions = Field(default_factory=SoeCreatureOptions)
+
+
+class SoeCoverageRequest(_ToolRequest):
+    action: Literal["armor_coverage"]
+    options: SoeCoverageOptions = Field(default_factory=SoeCoverageOptions)
+
+
+class SoeM3Request(_ToolRequest):
+    action: Literal["m3_hit"]
+    options: SoeM3Options = Field(default_factory=SoeM3Options)
+
+
+class SoeIncapacitationRequest(_ToolRequest):
+    action: Literal["incapacitation"]
+    options: SoeIncapacitationOptions = Field(default_factory=SoeIncapacitationOptions)

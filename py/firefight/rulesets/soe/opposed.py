@@ -47,6 +47,29 @@ def chance(modifier: int, ties: bool) -> dict[str, Any]:
             "net_modifier": modifier, "label_key": "FIREFIGHT.card.chance_success"}
 
 
+def outcomes(pairs: list[tuple[str, Fraction]]) -> list[dict[str, Any]]:
+    """The odds contract's ``outcomes``: mutually exclusive outcomes in display order, each with
+    its exact chance; they must sum to exactly 1 (a table that does not is a bug here)."""
+    if sum(p for _, p in pairs) != 1:
+        raise AssertionError(f"outcomes do not sum to 1: {pairs}")
+    return [{"key": key, "probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+            for key, p in pairs]
+
+
+def dumped(mods: list[Modifier]) -> list[dict[str, Any]]:
+    """The odds contract's ``modifiers``, as the card shows them."""
+    return [m.model_dump(mode="json") for m in mods]
+
+
+def check_odds(mods: list[Modifier], ties: bool, success: str, failure: str
+               ) -> dict[str, Any]:
+    """A check's whole odds: its chance, every modifier, and success / failure exactly."""
+    out = chance(total(mods), ties)
+    p = success_probability(total(mods), ties_to_acting=ties)
+    out.update(modifiers=dumped(mods), outcomes=outcomes([(success, p), (failure, 1 - p)]))
+    return out
+
+
 def ties_for(character: SoeCombatant, settings: SoeSettings) -> bool:
     """Ties on a roll the character makes against the referee (soe 4: the player's favour;
     with no player taking part, the ``solo_ties`` setting decides)."""

@@ -46,6 +46,12 @@ def will_ledger(rec: Recorder, request: Any, character: SoeCombatant, step: str,
     return rec.modifiers[first:]
 
 
+def wound_check_ledger(rec: Recorder, request: SoeAttackRequest) -> list[Modifier]:
+    """The target's Will roll after a shot (its modifiers; the shot's odds list them too)."""
+    return will_ledger(rec, request, request.target, "pretrauma", side="target",
+                       source=f"{SOURCE}: opposed roll modified by Will")
+
+
 def check_after_wound(rec: Recorder, request: SoeAttackRequest, base: int) -> None:
     """The target's Will roll after a to-damage roll of over-roll ``base`` (setting
     ``pretrauma``).
@@ -56,8 +62,7 @@ def check_after_wound(rec: Recorder, request: SoeAttackRequest, base: int) -> No
     if base <= CHECK_ABOVE:
         return
     target = request.target
-    mods = will_ledger(rec, request, target, "pretrauma", side="target",
-                       source=f"{SOURCE}: opposed roll modified by Will")
+    mods = wound_check_ledger(rec, request)
     check = opposed.roll(rec, "pretrauma", mods, ties=opposed.ties_for(target, request.settings),
                          purpose="Pre-Trauma Will check", acting="target", opposing="referee",
                          success="outcome.steady", failure="outcome.shaken")
@@ -93,8 +98,8 @@ def resolve_will_check(request: SoeWillCheckRequest, rec: Recorder) -> None:
 
 def will_check_odds(request: SoeWillCheckRequest) -> dict[str, Any]:
     mods = _will_check_ledger(opposed.ledger(), request)
-    return opposed.chance(opposed.total(mods),
-                          opposed.ties_for(request.character, request.settings))
+    return opposed.check_odds(mods, opposed.ties_for(request.character, request.settings),
+                              f"{P}.outcome.recovered", f"{P}.outcome.still_shaken")
 
 
 def combat_end() -> dict[str, Any]:

@@ -21,6 +21,18 @@ from firefight.rulesets.soe.models import SoeAttackRequest, SoeSettings
 STEP = "to_hit"
 
 
+def m3_hit_probability(target_width_m: float, distance_m: float, sigma_mil: float) -> float:
+    """soe section 6, the M3 equation: P = 1 - exp(-(T / sigma)^2), T = width / distance (mil)."""
+    if distance_m <= 0 or sigma_mil <= 0:
+        raise ValueError("distance and sigma must be positive")
+    return 1 - math.exp(-((target_angle_mil(target_width_m, distance_m) / sigma_mil) ** 2))
+
+
+def target_angle_mil(target_width_m: float, distance_m: float) -> float:
+    """soe section 6: T, the target's angular size, width / distance, in mil."""
+    return 1000 * target_width_m / distance_m
+
+
 def effective_skill(marksmanship: int, strength: int, agility: int) -> int:
     """soe Table 1, "Effective Skill": floor(Skill/2 + (Str + Agl)/20)."""
     return math.floor(marksmanship / 2 + (strength + agility) / 20)

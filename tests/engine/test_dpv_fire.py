@@ -107,9 +107,9 @@ def test_golden_low_dpv_reads_the_second_or_third_column() -> None:
     assert result["outcome"]["condition"] == "unconscious"
     kinds = [(e["kind"], e["delta"], e["value"]) for e in result["effects"]]
     assert ("shock", 1, None) in kinds
-    assert ("dazed", 1, None) in kinds
+    assert ("dazed_turns", 1, None) in kinds
     assert ("state", 0, "knocked_down") in kinds
-    assert ("initiative", -3, None) in kinds
+    assert ("initiative_loss", 3, None) in kinds
     # 1D10 of 5 > 4: column 3, still "Shock, KD" for a normal serious wound.
     assert step(firefight.resolve(request, dice=[7, 3, 5]), "wound_1")["numbers"]["column"] == 2
 
@@ -243,7 +243,7 @@ def test_npc_ducks_when_1d10_plus_afv_beats_coolness() -> None:
     result = firefight.resolve(area(targets=[npc]), dice=[4, 1, 5, 5, 5])
     assert step(result, "duck_0")["success"] is True
     assert step(result, "area_0")["numbers"]["cover"] == 3  # 0.15 x 20
-    assert ("state", "ducked") in [(e["kind"], e["value"]) for e in result["effects"]]
+    assert ("ducked", True) in [(e["kind"], e["value"]) for e in result["effects"]]
     stays = firefight.resolve(area(targets=[npc]), dice=[3, 10])
     assert step(stays, "duck_0")["success"] is False
 

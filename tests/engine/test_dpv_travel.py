@@ -10,8 +10,8 @@ import firefight
 from firefight.rulesets.dpv import travel
 
 
-def trip(**request: Any) -> dict[str, Any]:
-    return firefight.resolve({"ruleset": "dpv", "action": "travel", **request})
+def trip(**options: Any) -> dict[str, Any]:
+    return firefight.resolve({"ruleset": "dpv", "action": "travel", "options": options})
 
 
 @pytest.mark.parametrize(("text", "parsed"), [
@@ -52,19 +52,19 @@ def test_a_road_replaces_the_terrain_time() -> None:
 
 def test_impassable_and_not_given_are_refusals() -> None:
     assert trip(mode="wheel", terrain="mountain")["error"]["code"] == "refused"
-    assert trip(mode="ship", terrain="flat")["error"]["fields"][0]["field"] == "terrain"
+    assert trip(mode="ship", terrain="flat")["error"]["fields"][0]["field"] == "options.terrain"
     lake = trip(mode="foot", terrain="flat", features=["lake"])  # a lake is terrain, not a feature
     assert lake["error"]["code"] == "invalid_request"
 
 
 def test_interface_table() -> None:
-    out = firefight.resolve({"ruleset": "dpv", "action": "interface", "direction": "to_orbit",
-                             "craft": "rocket"})["outcome"]
+    out = firefight.resolve({"ruleset": "dpv", "action": "interface", "options": {
+        "direction": "to_orbit", "craft": "rocket"}})["outcome"]
     assert (out["preparation"], out["travel_time"], out["cleanup"], out["turn_around"]) == (
         "1d", "1h", "2h", "6h")
-    refused = firefight.resolve({"ruleset": "dpv", "action": "interface",
-                                 "direction": "to_orbit", "craft": "parachute"})
-    assert refused["error"]["fields"][0]["field"] == "craft"
+    refused = firefight.resolve({"ruleset": "dpv", "action": "interface", "options": {
+        "direction": "to_orbit", "craft": "parachute"}})
+    assert refused["error"]["fields"][0]["field"] == "options.craft"
 
 
 def test_travel_card_is_fully_labelled() -> None:

@@ -213,10 +213,12 @@ def test_sighting_in_and_rest_rifles_and_carbines_only(rifle: dict[str, Any], we
     ({"hasty_fire": True}, 17, "hasty_fire"),  # 71 x 1/4 = 17.75: rolls up to 17 hit
     ({"blind_fire": True}, 17, "blind_fire"),
     ({"hasty_fire": True, "blind_fire": True}, 8, "hasty_and_blind"),  # 1/8, "not 1/16"
-    ({"bearing_deg": 46}, 17, "hasty_fire"),
-    ({"bearing_deg": -90, "blind_fire": True}, 8, "hasty_and_blind"),
-    ({"bearing_deg": 180}, 17, "hasty_fire"),
-    ({"bearing_deg": 200}, 17, "hasty_fire"),
+    # Facing made it hasty fire (issue 15): the row says so.
+    ({"bearing_deg": 46}, 17, "hasty_fire_arc"),
+    ({"bearing_deg": -90, "blind_fire": True}, 8, "hasty_and_blind_arc"),
+    ({"bearing_deg": 180}, 17, "hasty_fire_arc"),
+    ({"bearing_deg": 200}, 17, "hasty_fire_arc"),
+    ({"bearing_deg": 200, "hasty_fire": True}, 17, "hasty_fire"),
 ])
 def test_hasty_and_blind_fire_cut_the_chance(rifle: dict[str, Any], options: dict[str, Any],
                                              chance: int, key: str) -> None:

@@ -359,7 +359,8 @@ def test_house_rule_options() -> None:
     request = attack(options={"aimed": True, "shooter_moved": True, "target_moving": True,
                               "target_prone": True, "situational": 3})
     out = firefight.odds(request)
-    got = {m["key"].removeprefix("FIREFIGHT.shock.mod."): m["value"] for m in out["modifiers"]}
+    got = {m["key"].removeprefix("FIREFIGHT.shock.mod."): m["value"] for m in out["modifiers"]
+           if m["step"] == "to_hit"}
     assert got == {"prowess": 5, "range.short": 0, "aimed": 1, "shooter_moved": -2,
                    "target_moving": -1, "target_prone": -1, "situational": 3}
     assert out["net_modifier"] == 5

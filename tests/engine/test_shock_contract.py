@@ -62,6 +62,7 @@ chit_units = st.lists(st.fixed_dictionaries({"name": names}, optional={
 draws = st.fixed_dictionaries({"ruleset": st.just("shock"), "action": st.just("draw_chits"),
                                "units": chit_units}, optional={"turn": st.integers(1, 50)})
 valid_requests = st.one_of(attacks, ends, draws)
+ACTIONS = ("attack", "end_of_turn", "draw_chits", "activation_pool", "treat", "end_of_mission")
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -154,9 +155,9 @@ def test_bad_requests_name_the_field(request_: dict[str, Any], field: str) -> No
 
 def test_schema_has_every_action_and_labelled_options() -> None:
     schema = firefight.schema("shock")
-    assert set(schema["actions"]) == {"attack", "end_of_turn", "draw_chits"}
+    assert set(schema["actions"]) == set(ACTIONS)
     assert schema["actions"]["attack"] == schema["options"]
-    assert len(schema["request"]["anyOf"]) == 3
+    assert len(schema["request"]["anyOf"]) == len(ACTIONS)
     keys = set(strings("en"))
     for section in ("options", "settings"):
         for prop in schema[section]["properties"].values():
@@ -169,7 +170,7 @@ def test_schema_has_every_action_and_labelled_options() -> None:
 def test_bridge_lists_the_actions_and_resolves_with_entropy() -> None:
     hello = json.loads(bridge.handle('{"op": "hello"}'))["value"]
     described = next(r for r in hello["rulesets"] if r["id"] == "shock")
-    assert described["actions"] == ["attack", "end_of_turn", "draw_chits"]
+    assert described["actions"] == list(ACTIONS)
     request = {"ruleset": "shock", "action": "draw_chits",
                "units": [{"name": "A", "quality": "elite"}, {"name": "B"}]}
     reply = json.loads(bridge.handle(json.dumps({"op": "resolve", "request": request,
@@ -226,7 +227,8 @@ def test_the_card_says_how_the_hit_was_decided() -> None:
 
 
 def test_weapons_pack_has_every_damage_class_and_validates() -> None:
-    docs = pack_docs("shock-weapons")
+    docs = [d for d in pack_docs("shock-weapons")
+            if d["flags"]["firefight"]["shock"]["category"] == "weapon"]
     classes = set()
     for doc in docs:
         weapon = shock.ShockWeapon.model_validate({"name": doc["name"],
@@ -243,7 +245,8 @@ def test_troops_pack_has_a_generic_of_each_quality_rated_by_quality() -> None:
         stats = shock.ShockStats.model_validate(doc["flags"]["firefight"]["shock"])
         by_quality[stats.quality] = stats
         assert doc["_key"] == f"!actors!{doc['_id']}"
-        weapons = [i for i in doc["items"] if i["flags"]["firefight"]["shock"]]
+        weapons = [i for i in doc["items"]
+                   if i["flags"]["firefight"]["shock"]["category"] == "weapon"]
         assert weapons, doc["name"]
         for item in weapons:
             shock.ShockWeapon.model_validate(item["flags"]["firefight"]["shock"])

@@ -14,30 +14,46 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from firefight.registry import Action, Ruleset
-from firefight.rulesets.dpv import explosives, fire, healing, melee, tasks, travel
+from firefight.rulesets.dpv import explosives, fire, healing, melee, tasks, travel, turn
+from firefight.rulesets.dpv.data import tables
 from firefight.rulesets.dpv.models import (
     AreaFireOptions,
     AreaFireRequest,
     AttackOptions,
     AttackRequest,
     BreachRequest,
+    CombatTurnOptions,
+    CombatTurnRequest,
+    Cover,
     CriticalPointRequest,
     DeviationRequest,
     DpvSettings,
     DpvStats,
     ExplosionOptions,
     ExplosionRequest,
+    InterfaceOptions,
     InterfaceRequest,
     MeleeOptions,
     MeleeRequest,
     MissileRequest,
+    MovementOptions,
+    MovementRequest,
     NaturalHealingRequest,
     P,
     RegainConsciousnessRequest,
+    RepairOptions,
+    RepairRequest,
     ResuscitateRequest,
+    StutterwarpOptions,
+    StutterwarpRequest,
     TaskOptions,
     TaskRequest,
+    ThrowOptions,
+    ThrowRangeRequest,
+    TravelOptions,
     TravelRequest,
+    TreatOptions,
+    TreatRequest,
     VehicleDamageRequest,
 )
 
@@ -62,15 +78,29 @@ class TwoThousandThreeHundred(Ruleset):
         Action("vehicle_damage", VehicleDamageRequest, explosives.resolve_vehicle_damage,
                explosives.vehicle_odds, odds_label_key=SUCCESS),
         Action("breach", BreachRequest, explosives.resolve_breach),
-        Action("melee", MeleeRequest, melee.resolve_melee, options=MeleeOptions),
-        Action("critical_point", CriticalPointRequest, healing.resolve_critical_point),
+        Action("melee", MeleeRequest, melee.resolve_melee, melee.melee_odds,
+               options=MeleeOptions),
+        Action("critical_point", CriticalPointRequest, healing.resolve_critical_point,
+               healing.critical_odds),
         Action("regain_consciousness", RegainConsciousnessRequest,
                healing.resolve_regain_consciousness, healing.regain_odds,
                odds_label_key=SUCCESS),
         Action("resuscitate", ResuscitateRequest, healing.resolve_resuscitate),
         Action("natural_healing", NaturalHealingRequest, healing.resolve_natural_healing),
-        Action("travel", TravelRequest, travel.resolve_travel),
-        Action("interface", InterfaceRequest, travel.resolve_interface),
+        Action("treat", TreatRequest, healing.resolve_treat, healing.treat_odds,
+               options=TreatOptions, odds_label_key=SUCCESS),
+        Action("combat_turn", CombatTurnRequest, turn.resolve_combat_turn,
+               options=CombatTurnOptions),
+        Action("repair", RepairRequest, explosives.resolve_repair, explosives.repair_odds,
+               options=RepairOptions, odds_label_key=SUCCESS),
+        # The referee's tools: reference lookups, no dice.
+        Action("movement", MovementRequest, turn.resolve_movement, options=MovementOptions),
+        Action("throw_range", ThrowRangeRequest, turn.resolve_throw_range, options=ThrowOptions),
+        Action("travel", TravelRequest, travel.resolve_travel, options=TravelOptions),
+        Action("interface", InterfaceRequest, travel.resolve_interface,
+               options=InterfaceOptions),
+        Action("stutterwarp", StutterwarpRequest, travel.resolve_stutterwarp,
+               options=StutterwarpOptions),
     )
     settings_model = DpvSettings
     stats_model = DpvStats
@@ -81,12 +111,61 @@ class TwoThousandThreeHundred(Ruleset):
         "actions": ["advance_time"],
         # Exploding rounds: the weapon's power field, the effect kinds and the action that
         # resolves the blast.
+        # `reach`: the blast effect's param to gather tokens out to (concussion carries past
+        # the fragments); `concussionReach`: the same reach by EP before any resolve (the
+        # last entry whose `ep` <= the charge's), from the one rule (explosives.concussion_reach).
         "explosion": {"action": "explosion", "power": "ep", "impact": "impact",
-                      "blast": "blast"},
-        # The healing clock: the condition that starts it, its points (hours) and the actions run.
+                      "blast": "blast", "reach": "reach_m",
+                      "concussionReach": explosives.reach_steps(tamped=False),
+                      "concussionReachTamped": explosives.reach_steps(tamped=True)},
+        # The healing clock: the condition that starts it, its points (hours) and the actions
+        # run; `moved`: the patient's flag the table sets when it moves a token whose clock runs
+        # (DM -1 at the next crisis point; the critical point clears it).
         "healing": {"condition": "critical_points", "action": "critical_point",
                     "hours": list(healing.CRITICAL_HOURS), "unconscious": "unconscious",
-                    "wake": "regain_consciousness", "over": ["stabilized", "dead"]},
+                    "wake": "regain_consciousness", "over": ["stabilized", "dead"],
+                    "moved": "moved", "treat": "treat"},
+        # FIRE COMBAT, "Area Fire": a circular template of `diameterM` the shooter places;
+        # every token inside is a figure `in_area`, every token the line from the weapon to
+        # the area's centre crosses is `line_of_fire`, every token past the area on that line
+        # (out to 4 x effective range) is `beyond` with its `distance_m` from the weapon (the
+        # engine keeps those in the area's band, at half AFV). Figures go in `targets`.
+        "areaFire": {"action": "area_fire", "diameterM": tables().combat["area_diameter_m"],
+                     "figures": "targets", "place": "place", "distance": "distance_m",
+                     "places": {"inside": "in_area", "line": "line_of_fire",
+                                "beyond": "beyond"},
+                     "duck": "duck", "cover": "cover"},
+        # Ducking: per figure, `duck` true/false for a PC (the player's choice; a ducking
+        # figure gets its cover and forfeits its actions); left out for an NPC, which rolls
+        # 1D10 + AFV > Coolness. Cover: the referee marks it per token (`schema`), sent as the
+        # figure's `cover` in area fire and as the options below in aimed fire.
+        "cover": {"schema": Cover.model_json_schema(),
+                  "attack": {"material": "cover_material", "thickness": "cover_thickness_cm"},
+                  "figure": "cover", "duck": "duck", "duckNpc": "roll"},
+        # Wound Effects at the combat tracker: run `action` for every combatant with dpv data
+        # at the start of each combat turn (phase start: set the combatant's initiative from
+        # the outcome's `initiative`, skip its actions while `can_act` is false) and at its
+        # end (phase end: apply the effects: dazed counts down). `statuses`: a stat that is
+        # non-zero / true shows that token status.
+        "turn": {"action": "combat_turn", "phase": "phase", "initiative": "initiative",
+                 "canAct": "can_act", "canMove": "can_move",
+                 "statuses": {"dazed_turns": "stun", "dazed_turn_end": "stun",
+                              "immobilized": "restrain", "ducked": "prone"}},
+        # Vehicles: an actor whose `vehicle_armor` stat is set is a vehicle; aimed fire at it rolls
+        # VEHICLE DAMAGE; a missile's `target` is built from it (`stats`).
+        "vehicle": {"armor": "vehicle_armor", "evasive": "evasive", "missile": "missile",
+                    "repair": "repair", "effect": "vehicle"},
+        # Who is who in actions that are not a shot: the acting token fills `actor`, the
+        # targeted token `target` (effects with target "target" are the targeted token's).
+        "roles": {"treat": {"actor": "medic", "target": "patient"},
+                  "resuscitate": {"actor": "medic", "target": "patient"},
+                  "critical_point": {"target": "patient"},
+                  "regain_consciousness": {"target": "patient"},
+                  "natural_healing": {"target": "patient"},
+                  "repair": {"actor": "actor", "target": "target"},
+                  "missile": {"actor": "attacker", "target": "target"},
+                  "combat_turn": {"actor": "actor"}, "movement": {"actor": "actor"},
+                  "throw_range": {"actor": "actor"}},
     }
     # Steps a house rule may add modifiers to; each is built by one ledger the odds share
     # (fire.aimed_spec, tasks.task_spec, melee's throw).

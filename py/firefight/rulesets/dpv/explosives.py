@@ -8,7 +8,7 @@ from typing import Any
 
 from firefight.errors import FirefightError
 from firefight.record import Recorder, num
-from firefight.rulesets.dpv import cards, wounds
+from firefight.rulesets.dpv import cards, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
     BreachRequest,
@@ -16,6 +16,8 @@ from firefight.rulesets.dpv.models import (
     ExplosionRequest,
     Figure,
     MissileRequest,
+    RepairRequest,
+    TaskOptions,
     Vehicle,
     VehicleDamageRequest,
 )
@@ -110,6 +112,19 @@ def concussion_reach(ep: Fraction, tamped: bool = False) -> int:
     while value / 2 ** (halvings + 1) >= 1:
         halvings += 1
     return int(c["inner_radius_m"]) + int(c["halving_step_m"]) * halvings
+
+
+def reach_steps(*, tamped: bool) -> list[dict[str, float]]:
+    """The concussion's reach by EP, for the table to gather with before resolving: each
+    entry holds from its ``ep`` up (the reach grows only where the value doubles, at powers
+    of two)."""
+    steps: list[dict[str, float]] = []
+    for k in range(-2, 18):
+        ep = Fraction(2) ** k
+        reach = concussion_reach(ep, tamped)
+        if reach and (not steps or reach != steps[-1]["reach_m"]):
+            steps.append({"ep": float(ep), "reach_m": reach})
+    return steps
 
 
 def burst_radius(ep: Fraction) -> int:
@@ -220,46 +235,59 @@ def missile_probability(homing: int, evasive: int, rule: str) -> Fraction:
 
 
 def missile_odds(request: MissileRequest) -> dict[str, Any]:
-    return chance(missile_probability(request.homing, request.target.evasive,
-                                      request.settings.missile_hit), net_modifier=0)
+    """Miss, or the vehicle damage of a hit (contact DPV 4 x EP against the armor)."""
+    p = missile_probability(request.homing, request.target.evasive_value,
+                            request.settings.missile_hit)
+    dist = vehicle_distribution(missile_dpv(request), request.target.armor_value)
+    return chance(p, net_modifier=0, modifiers=[],
+                  outcomes=odds.shots(p, dist, 1, odds.VEHICLE, "vehicle_"))
+
+
+def missile_dpv(request: MissileRequest) -> Fraction:
+    """"Damage is always as a tamped explosion": contact DPV = 4 x EP."""
+    return exact(request.ep) * int(tables().explosives["tamped_contact_factor"])
 
 
 def resolve_missile(request: MissileRequest, rec: Recorder) -> None:
     target = request.target
     roll, i = rec.roll(10, purpose="missile to-hit")
-    hit = missile_hits(roll, request.homing, target.evasive, request.settings.missile_hit)
+    evasive = target.evasive_value
+    hit = missile_hits(roll, request.homing, evasive, request.settings.missile_hit)
     rec.step("missile", "missile", dice=[i],
-             numbers={"roll": roll, "homing": request.homing, "evasive": target.evasive,
-                        "needed": request.homing - target.evasive},
+             numbers={"roll": roll, "homing": request.homing, "evasive": evasive,
+                        "needed": request.homing - evasive},
              success=hit, outcome="missile." + ("hit" if hit else "miss"), source=SRC_MISSILE)
     outcome: dict[str, Any] = {"hit": hit, "summary_key": "FIREFIGHT.dpv.outcome." + (
         "missile_hit" if hit else "miss")}
-    if hit:  # "Damage is always as a tamped explosion": contact DPV = 4 x EP
-        dpv = exact(request.ep) * tables().explosives["tamped_contact_factor"]
-        outcome.update(vehicle_damage(rec, dpv, target))
+    if hit:
+        outcome.update(vehicle_damage(rec, missile_dpv(request), target))
     rec.outcome.update(outcome)
     cards.title(rec, request)
 
 
-def vehicle_damage(rec: Recorder, dpv: Fraction, target: Vehicle) -> dict[str, Any]:
-    """1D10 + 1 for each full 5 DPV left after the vehicle's armor."""
+def vehicle_damage(rec: Recorder, dpv: Fraction, target: Vehicle, *, hit: int = 1,
+                   step_id: str = "", **who: Any) -> dict[str, Any]:
+    """1D10 + 1 for each full 5 DPV left after the vehicle's armor; ``who``: the figure's
+    names on its effect (area fire)."""
+    step_id = step_id or ("vehicle" if hit == 1 else f"vehicle_{hit}")
     t = tables()
-    remaining = dpv - exact(target.armor)
+    armor = target.armor_value
+    remaining = dpv - exact(armor)
     if remaining <= 0:
-        rec.step("vehicle", "vehicle", kind="info",
-                 numbers={"dpv": num(dpv), "armor": target.armor, "dpv_after_armor": 0},
+        rec.step(step_id, "vehicle", kind="info",
+                 numbers={"dpv": num(dpv), "armor": armor, "dpv_after_armor": 0},
                  outcome="vehicle.no_penetration", source=SRC_VEHICLE)
         return {"vehicle_result": "no_penetration", "dpv": num(dpv)}
     bonus = math.floor(remaining / t.vehicle_table["dpv_per_plus_one"])
-    roll, i = rec.roll(10, purpose="vehicle damage")
+    roll, i = rec.roll(10, purpose="vehicle damage" if hit == 1 else f"vehicle damage, hit {hit}")
     result = t.vehicle.lookup(roll + bonus)
     effects = t.vehicle_table["effects"][result]
-    rec.step("vehicle", "vehicle", kind="table", dice=[i],
+    rec.step(step_id, "vehicle", kind="table", dice=[i],
              numbers={"roll": roll, "bonus": bonus, "total": roll + bonus, "dpv": num(dpv),
-                        "armor": target.armor, "dpv_after_armor": num(remaining), **effects},
+                        "armor": armor, "dpv_after_armor": num(remaining), **effects},
              outcome=f"vehicle.{result}", source=SRC_VEHICLE)
     rec.effect("vehicle", value=result, label=f"effect.vehicle.{result}", crew_dpv=num(remaining),
-               **effects)
+               **effects, **who)
     return {"vehicle_result": result, "dpv": num(dpv), **effects}
 
 
@@ -285,9 +313,50 @@ def vehicle_distribution(dpv: Fraction, armor: float) -> dict[str, Fraction]:
 
 def vehicle_odds(request: VehicleDamageRequest) -> dict[str, Any]:
     """The chance the hit does anything, and each result's."""
-    dist = vehicle_distribution(exact(request.dpv), request.target.armor)
+    dist = vehicle_distribution(exact(request.dpv), request.target.armor_value)
     p = 1 - dist.get("no_effect", Fraction(0)) - dist.get("no_penetration", Fraction(0))
-    return chance(p, net_modifier=0, results={k: float(v) for k, v in sorted(dist.items())})
+    return chance(p, net_modifier=0, results={k: float(v) for k, v in sorted(dist.items())},
+                  modifiers=[], outcomes=odds.listing(
+                      (f"vehicle_{k}", dist.get(k, Fraction(0))) for k in odds.VEHICLE))
+
+
+# --- repair ---------------------------------------------------------------------------------
+
+SRC_REPAIR = "2300ad DAMAGE AND REPAIR"
+
+
+def repair_task(request: RepairRequest) -> TaskOptions:
+    """The repair task (in a shop) at the damage level's difficulty."""
+    row = tables().tasks["repair"][request.options.damage]
+    return TaskOptions(difficulty=row["repair_task"], skill=request.options.skill,
+                       dm=request.options.dm)
+
+
+def resolve_repair(request: RepairRequest, rec: Recorder) -> None:
+    """The repair task, and its cost: 1D10 x the level's percent of the item's price (rolled
+    whether the repair succeeds or not: the parts and the shop's time are spent)."""
+    outcome = tasks.run_task(rec, request, request.actor, repair_task(request))
+    row = tables().tasks["repair"][request.options.damage]
+    roll, i = rec.roll(10, purpose="repair cost")
+    percent = roll * int(row["cost_percent_per_d10"])
+    price = request.options.price
+    cost = None if price is None else price * percent / 100
+    rec.step("repair_cost", "repair_cost", kind="table", dice=[i],
+             numbers={"roll": roll, "percent": percent, "price": price, "cost": cost,
+                      "damage": request.options.damage},
+             outcome="repair.cost", source=SRC_REPAIR)
+    if outcome["success"]:
+        rec.effect("vehicle", value="repaired", label="effect.vehicle.repaired",
+                   damage=request.options.damage)
+    rec.outcome.update(outcome, cost_percent=percent, cost=cost,
+                       operable_before=bool(row["operable"]))
+    cards.title(rec, request)
+
+
+def repair_odds(request: RepairRequest) -> dict[str, Any]:
+    rec = tasks.dry_run()
+    return tasks.spec_odds(tasks.task_spec(rec, request, request.actor, repair_task(request)),
+                           rec)
 
 
 # --- breaching --------------------------------------------------------------------------------

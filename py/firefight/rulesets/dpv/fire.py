@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from firefight.errors import RuleRefusalError
 from firefight.record import Recorder, num
-from firefight.rulesets.dpv import cards, explosives, tasks, wounds
+from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
     AreaFireRequest,
     AttackRequest,
     Cover,
+    DpvCombatant,
+    DpvSettings,
     DpvWeapon,
     Figure,
+    Vehicle,
 )
 
 SRC_RANGES = "2300ad RANGES"
@@ -142,6 +146,8 @@ def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
     if options.shots > 1:
         rec.note("shots", SRC_ROF, n=options.shots)
     hits: list[wounds.Wound] = []
+    vehicle = as_vehicle(request.target)
+    results: list[str] = []
     dpv: Fraction | None = None
     for shot in range(1, options.shots + 1):
         step_id = "to_hit" if shot == 1 else f"to_hit_{shot}"
@@ -156,16 +162,35 @@ def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
             continue
         if dpv is None:
             dpv = _damage_step(rec, request.weapon, band, cover)
+        if vehicle is not None:  # VEHICLE DAMAGE: a hit on a vehicle rolls on its table
+            results.append(explosives.vehicle_damage(rec, dpv, vehicle,
+                                                     hit=len(results) + 1)["vehicle_result"])
+            continue
         hits.append(wounds.resolve_hit(rec, request.target, dpv, request.weapon.wound_type,
                                        request.settings, hit=len(hits) + 1,
                                        called=options.location))
+    common = {"shots": options.shots, "band": band, "difficulty": spec.difficulty.label,
+              "needed": spec.number, "dm": spec.dm}
+    if vehicle is not None:
+        rec.outcome.update(hit=bool(results), hits=len(results), vehicle_results=results,
+                           **common, summary_key="FIREFIGHT.dpv.outcome." + (
+                               "vehicle_hit" if results else "miss"))
+        cards.title(rec, request)
+        return
     condition = wounds.apply_wounds(rec, request.target, hits)
     summary = "miss" if not hits else condition
     rec.outcome.update(
-        hit=bool(hits), hits=len(hits), shots=options.shots, band=band,
-        difficulty=spec.difficulty.label, needed=spec.number, dm=spec.dm, condition=condition,
+        hit=bool(hits), hits=len(hits), **common, condition=condition,
         wounds=[w.tier for w in hits], summary_key=f"FIREFIGHT.dpv.outcome.{summary}")
     cards.title(rec, request)
+
+
+def as_vehicle(target: DpvCombatant) -> Vehicle | None:
+    """A target whose actor data has a vehicle armor is a vehicle (VEHICLE DAMAGE)."""
+    if target.stats.vehicle_armor is None:
+        return None
+    return Vehicle(name=target.name, actor_id=target.actor_id, token_id=target.token_id,
+                   stats=target.stats)
 
 
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
@@ -179,9 +204,15 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
     per_hit = wounds.hit_distribution(request.target, dpv, request.weapon.wound_type,
                                       request.settings, called=options.location)
     p_any = 1 - (1 - p_hit) ** options.shots
+    vehicle = as_vehicle(request.target)
+    if vehicle is not None:
+        results = explosives.vehicle_distribution(dpv, vehicle.armor_value)
+        outcomes = odds.shots(p_hit, results, options.shots, odds.VEHICLE, "vehicle_")
+    else:
+        outcomes = odds.shots(p_hit, odds.tiers_only(per_hit), options.shots)
     return chance(
         p_hit, net_modifier=spec.dm, needed=spec.number, difficulty=spec.difficulty.label,
-        band=band, dpv=num(dpv), any_hit_probability=float(p_any),
+        band=band, dpv=num(dpv), any_hit_probability=float(p_any), outcomes=outcomes,
         per_shot={k: float(p_hit * v) for k, v in sorted(per_hit.items())},
         per_hit={k: float(v) for k, v in sorted(per_hit.items())},
         per_hit_exact={k: f"{v.numerator}/{v.denominator}" for k, v in sorted(per_hit.items())},
@@ -287,9 +318,24 @@ def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index:
             rec.note("beyond_unaffected", SRC_AREA, name=figure.name)
             return {**who, "hits": 0, "condition": "unaffected"}
         number = number * exact(tables().combat["beyond_area_afv_factor"])
+    vehicle = as_vehicle(figure)
+    if vehicle is not None:  # VEHICLE DAMAGE for each hit; a vehicle does not duck
+        roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
+        hits = hits_for(roll, number, cap)
+        rec.step(f"area_{index}", "area_figure", dice=[i],
+                 numbers={"roll": roll, "number": num(number), "hits": hits, "figure": index,
+                          "name": figure.name, "place": figure.place, "cover": 0},
+                 success=hits > 0, outcome="area.hits", source=SRC_AREA, name=figure.name)
+        results = [explosives.vehicle_damage(rec, dpv, vehicle, hit=n,
+                                             step_id=f"vehicle_{index}_{n}",
+                                             **who)["vehicle_result"]
+                   for n in range(1, hits + 1)]
+        return {**who, "hits": hits, "ducked": False, "vehicle_results": results,
+                "condition": "vehicle_hit" if results else "unhurt"}
     ducked = _ducks(rec, figure, request.weapon, index)
     if ducked:
-        rec.effect("state", value="ducked", label="effect.ducked", **who)
+        # "forfeits remaining actions for the turn": the actor's flag, cleared by combat_turn
+        rec.effect("ducked", value=True, label="effect.ducked", **who)
     cover = cover_armor(figure.cover) if ducked else Fraction(0)
     roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
     hits = hits_for(roll, number, cap)
@@ -306,12 +352,80 @@ def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index:
 
 
 def area_odds(request: AreaFireRequest) -> dict[str, Any]:
+    """The chance of hits on a figure in the area, and each figure's whole outcome (its place,
+    armor, ducking and cover counted); ``outcomes`` are the first figure's."""
     band, read = area_band(request)
     number = afv_at(request.weapon, read) * request.options.bursts
     cap = request.options.bursts * request.weapon.rpb
+    dpv, _ = dpv_at_range(request.weapon, read)
     dist: dict[int, Fraction] = {}
     for roll in range(1, 11):
         k = hits_for(roll, number, cap)
         dist[k] = dist.get(k, Fraction(0)) + Fraction(1, 10)
+    figures = [{"figure": index, "name": figure.name, "token_id": figure.token_id,
+                "outcomes": odds.listing(_figure_outcomes(request, figure, band, number=number,
+                                                          cap=cap, dpv=dpv).items())}
+               for index, figure in enumerate(request.targets)]
     return chance(1 - dist.get(0, Fraction(0)), net_modifier=0, band=band, read_band=read,
-                  number=num(number), hits={str(k): float(v) for k, v in sorted(dist.items())})
+                  number=num(number), hits={str(k): float(v) for k, v in sorted(dist.items())},
+                  modifiers=[], outcomes=figures[0]["outcomes"], figures=figures)
+
+
+def duck_probability(figure: Figure, weapon: DpvWeapon) -> Fraction:
+    """PCs choose (``duck``); an NPC ducks when 1D10 + the weapon's AFV > its Coolness."""
+    if figure.duck is not None or figure.pc:
+        return Fraction(int(bool(figure.duck)))
+    coolness = wounds.npc_coolness(figure)
+    if coolness is None:
+        return Fraction(0)
+    afv = exact(weapon.afv or 0)
+    return Fraction(sum(1 for roll in range(1, 11) if roll + afv > coolness), 10)
+
+
+def _figure_outcomes(request: AreaFireRequest, figure: Figure, band: str, *, number: Fraction,
+                     cap: int, dpv: Fraction) -> dict[str, Fraction]:
+    """Miss, or the gravest wound of the figure's hits (``_area_figure``'s every die)."""
+    if figure.place == "beyond":
+        own = (range_band(figure.distance_m, request.weapon.effective_range_m)
+               if figure.distance_m is not None else None)
+        if own != band:
+            return {"miss": Fraction(1)}
+        number = number * exact(tables().combat["beyond_area_afv_factor"])
+    vehicle = as_vehicle(figure)
+    if vehicle is not None:
+        results = explosives.vehicle_distribution(dpv, vehicle.armor_value)
+        out = {"miss": Fraction(0)}
+        for roll in range(1, 11):
+            k = hits_for(roll, number, cap)
+            found = ({"miss": Fraction(1)} if not k else
+                     {f"vehicle_{r}": p for r, p in odds.gravest(results, k,
+                                                                 odds.VEHICLE).items()})
+            for name, p in found.items():
+                out[name] = out.get(name, Fraction(0)) + p / 10
+        return out
+    return dict(_area_outcomes(wounds.armor_profile(figure), dpv,
+                               cover=cover_armor(figure.cover),
+                               p_duck=duck_probability(figure, request.weapon), number=number,
+                               cap=cap, wound_type=request.weapon.wound_type,
+                               settings=request.settings))
+
+
+@lru_cache(maxsize=2048)
+def _area_outcomes(armor: tuple[Fraction, ...], dpv: Fraction, *, cover: Fraction,
+                   p_duck: Fraction, number: Fraction, cap: int, wound_type: str,
+                   settings: DpvSettings) -> tuple[tuple[str, Fraction], ...]:
+    """One figure's outcomes from what decides them (figures alike are computed once)."""
+    hits: dict[int, Fraction] = {}  # the 1D10's faces grouped by the hits they give
+    for roll in range(1, 11):
+        k = hits_for(roll, number, cap)
+        hits[k] = hits.get(k, Fraction(0)) + Fraction(1, 10)
+    cases = []
+    for ducked, weight in ((True, p_duck), (False, 1 - p_duck)):
+        if not weight:
+            continue
+        per_hit = odds.tiers_only(wounds.profile_distribution(
+            armor, max(Fraction(0), dpv - (cover if ducked else 0)), wound_type, settings))
+        cases += [(weight * p, {"miss": Fraction(1)} if not k else odds.gravest(per_hit, k))
+                  for k, p in hits.items()]
+    found = odds.mixture(cases)
+    return tuple((name, found.get(name, Fraction(0))) for name in ("miss", *odds.TIERS))

@@ -6,14 +6,17 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.record import Recorder
-from firefight.rulesets.dpv import cards, tasks
-from firefight.rulesets.dpv.data import chance
+from firefight.rulesets.dpv import cards, odds, tasks
+from firefight.rulesets.dpv.data import chance, tables
 from firefight.rulesets.dpv.models import (
     CriticalPointRequest,
+    DpvCombatant,
     NaturalHealingRequest,
+    P,
     RegainConsciousnessRequest,
     ResuscitateRequest,
     TaskOptions,
+    TreatRequest,
 )
 
 SRC_POINTS = "2300ad CRITICAL POINTS"
@@ -42,8 +45,12 @@ def _critical_point(request: CriticalPointRequest, rec: Recorder) -> dict[str, A
         return {"hit": False, "hours": hours, "summary_key": "FIREFIGHT.dpv.outcome.no_shock"}
     roll, i = rec.roll(10, purpose=f"critical point, {hours} h", side="target")
     dm = 0
-    if request.moved:
+    # "If a character is moved, by hand or vehicle, apply a DM of -1 on the throw at the next
+    # crisis point": the request's flag, or the patient's (set by the table when moved).
+    if request.moved or stats.moved:
         dm = rec.modifier("mod.moved", -1, SRC_POINTS, "critical", side="target").value
+    if stats.moved:
+        rec.effect("moved", value=False, label="effect.moved_counted")
     worse = roll + dm <= stats.shock
     shock = stats.shock + worse
     rec.step("critical", "critical", dice=[i],
@@ -84,7 +91,9 @@ def resolve_regain_consciousness(request: RegainConsciousnessRequest, rec: Recor
 
 def regain_odds(request: RegainConsciousnessRequest) -> dict[str, Any]:
     """1D10 less than the hours unconscious: hours - 1 faces in 10."""
-    return chance(Fraction(min(10, request.hours_unconscious - 1), 10), net_modifier=0)
+    p = Fraction(min(10, request.hours_unconscious - 1), 10)
+    return chance(p, net_modifier=0, modifiers=[], outcomes=odds.listing(
+        [("conscious_no", 1 - p), ("conscious_yes", p)]))
 
 
 def resolve_resuscitate(request: ResuscitateRequest, rec: Recorder) -> None:
@@ -111,10 +120,60 @@ def resolve_natural_healing(request: NaturalHealingRequest, rec: Recorder) -> No
     rec.step("natural", "natural", kind="info",
              numbers={"weeks": request.weeks, "light_wounds": light, "shock": shock},
              outcome="natural.healed", source=SRC_NATURAL)
+    _healed(rec, request.patient, light, shock)
+    rec.outcome.update(hit=bool(light or shock), light_wounds=light, shock=shock,
+                       summary_key="FIREFIGHT.dpv.outcome.healed")
+    cards.title(rec, request)
+
+
+def _healed(rec: Recorder, patient: DpvCombatant, light: int, shock: int) -> None:
+    """Healed points leave the patient's data, and the initiative they cost comes back (a
+    reading: Wound Effects ties the reduction to the points)."""
+    npcs = tables().npcs
     if light:
         rec.effect("light_wounds", delta=-light, label="effect.healed_light", n=light)
     if shock:
         rec.effect("shock", delta=-shock, label="effect.healed_shock", n=shock)
-    rec.outcome.update(hit=bool(light or shock), light_wounds=light, shock=shock,
-                       summary_key="FIREFIGHT.dpv.outcome.healed")
-    cards.title(rec, request)
+    back = min(patient.stats.initiative_loss,
+               -(npcs["initiative_per_light_wound"] * light
+                 + npcs["initiative_per_shock_or_stun"] * shock))
+    if back:
+        rec.effect("initiative_loss", delta=-back, label="effect.initiative_back", n=back)
+
+
+def resolve_treat(request: TreatRequest, rec: Recorder) -> None:
+    """A medic's task on the patient (2300ad HEALING): stabilizing a serious wound ends the
+    shock clock; healing takes one light wound and one shock point off. The effects are the
+    patient's (the request's target)."""
+    options, stats = request.options, request.patient.stats
+    task = TaskOptions(preset=options.care, medkit_only=options.medkit_only, dm=options.dm)
+    outcome = tasks.run_task(rec, request, request.medic, task)
+    if outcome["success"] and options.care == "stabilize":
+        rec.effect("state", value="stabilized", label="effect.stabilized_care")
+    elif outcome["success"]:
+        _healed(rec, request.patient, min(1, stats.light_wounds), min(1, stats.shock))
+    rec.outcome.update(outcome, care=options.care)
+    cards.title(rec, request, care_key=f"{P}.opt.care.choices.{options.care}")
+
+
+def treat_odds(request: TreatRequest) -> dict[str, Any]:
+    rec = tasks.dry_run()
+    options = request.options
+    task = TaskOptions(preset=options.care, medkit_only=options.medkit_only, dm=options.dm)
+    return tasks.spec_odds(tasks.task_spec(rec, request, request.medic, task), rec)
+
+
+def critical_odds(request: CriticalPointRequest) -> dict[str, Any]:
+    """Another shock point (dead at the life level), or no change: 1D10 - moved <= shock."""
+    stats = request.patient.stats
+    dm = -1 if request.moved or stats.moved else 0
+    worse = Fraction(sum(1 for roll in range(1, 11) if roll + dm <= stats.shock), 10)
+    if not stats.shock:
+        worse = Fraction(0)
+    dead = stats.life_level is not None and stats.shock + 1 >= stats.life_level
+    rec = tasks.dry_run()
+    if dm:
+        rec.modifier("mod.moved", dm, SRC_POINTS, "critical", side="target")
+    return chance(worse, net_modifier=dm, modifiers=odds.dumped(rec.modifiers),
+                  outcomes=odds.listing([
+        ("critical_steady", 1 - worse), ("critical_dead" if dead else "critical_worse", worse)]))

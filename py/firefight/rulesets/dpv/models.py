@@ -78,6 +78,26 @@ class DpvStats(Strict):
     stun: int = Field(default=0, ge=0, le=100)
     light_wounds: int = Field(default=0, ge=0, le=100)
     throw_range_m: float | None = Field(default=None, gt=0, le=10_000, allow_inf_nan=False)
+    # Wound Effects as state the combat tracker counts down (action ``combat_turn``).
+    initiative: int | None = Field(default=None, ge=0, le=30,
+                                   description="PCs: the initiative level (NPCs: Coolness)")
+    initiative_loss: int = Field(default=0, ge=0, le=300,
+                                 description="-3 per shock or stun point, -1 per light wound")
+    dazed_turns: int = Field(default=0, ge=0, le=300,
+                             description="turns of dazed left (shock + stun points received)")
+    dazed_turn_end: bool = Field(default=False,
+                                 description="dazed until the end of this combat turn")
+    immobilized: bool = Field(default=False,
+                              description="a light wound: immobilized for the rest of the turn")
+    ducked: bool = Field(default=False,
+                         description="ducked under area fire: no more actions this turn")
+    moved: bool = Field(default=False,
+                        description="moved since the last critical point: DM -1 at the next")
+    # A vehicle (VEHICLE DAMAGE, MISSILE PROCEDURE): its armor and evasive value.
+    vehicle_armor: float | None = Field(default=None, ge=0, le=100_000, allow_inf_nan=False,
+                                        description="set: this actor is a vehicle")
+    evasive: int = Field(default=0, ge=0, le=20,
+                         description="vehicles: evasive value (missiles need homing - it)")
 
 
 def _all_locations() -> list[Location]:
@@ -261,11 +281,27 @@ class DeviationRequest(DpvRequest):
 
 
 class Vehicle(Strict):
+    """A vehicle hit by a missile or a weapon: ``armor`` and ``evasive`` as given, or from its
+    actor data (``stats.vehicle_armor``, ``stats.evasive``) when left out."""
+
     name: str = Field(default="", max_length=200)
     actor_id: str | None = Field(default=None, max_length=ID_MAX)
     token_id: str | None = Field(default=None, max_length=ID_MAX)
-    armor: float = Field(default=0, ge=0, le=100_000, allow_inf_nan=False)
-    evasive: int = Field(default=0, ge=0, le=20)
+    armor: float | None = Field(default=None, ge=0, le=100_000, allow_inf_nan=False)
+    evasive: int | None = Field(default=None, ge=0, le=20)
+    stats: DpvStats | None = None
+
+    @property
+    def armor_value(self) -> float:
+        if self.armor is not None:
+            return self.armor
+        return (self.stats.vehicle_armor or 0) if self.stats else 0
+
+    @property
+    def evasive_value(self) -> int:
+        if self.evasive is not None:
+            return self.evasive
+        return self.stats.evasive if self.stats else 0
 
 
 class MissileRequest(DpvRequest):
@@ -325,7 +361,7 @@ class CriticalPointRequest(DpvRequest):
     patient: DpvCombatant
     point: Literal[1, 2, 3, 4, 5] = Field(
         description="which critical point (healing.CRITICAL_HOURS: 2300ad CRITICAL POINTS)")
-    moved: bool = False
+    moved: bool = Field(default=False, description="or the patient's stats.moved")
 
 
 class RegainConsciousnessRequest(DpvRequest):
@@ -343,27 +379,165 @@ class ResuscitateRequest(DpvRequest):
     medkit_only: bool = False
 
 
+TRAVEL_MODES = ("foot", "horse", "hover", "wheel", "tracked", "aircraft", "lta", "ship",
+                "hydrofoil", "boat")
+TERRAINS = ("flat", "hilly", "broken", "mountain", "savannah", "woods", "forest", "swamp",
+            "desert", "craters", "lake", "glacier", "road_grid", "highway", "calm_seas",
+            "high_seas", "coastal_waters")
+TRAVEL_FEATURES = ("volcano", "river", "city_town", "cropland", "road_grid", "highway")
+
+
+class TravelOptions(Strict):
+    """The travel dialog (2300ad TYPICAL TRAVEL TIMES)."""
+
+    mode: Literal["foot", "horse", "hover", "wheel", "tracked", "aircraft", "lta", "ship",
+                  "hydrofoil", "boat"] = Field(
+        default="foot", json_schema_extra=choices("travel_mode", TRAVEL_MODES))
+    terrain: Literal["flat", "hilly", "broken", "mountain", "savannah", "woods", "forest",
+                     "swamp", "desert", "craters", "lake", "glacier", "road_grid", "highway",
+                     "calm_seas", "high_seas", "coastal_waters"] = Field(
+        default="flat", json_schema_extra=choices("terrain", TERRAINS))
+    features: list[Literal["volcano", "river", "city_town", "cropland", "road_grid",
+                           "highway"]] = Field(
+        default_factory=list, max_length=6,
+        json_schema_extra=choices("travel_features", TRAVEL_FEATURES))
+    hexes: float = Field(default=1, gt=0, le=10_000, allow_inf_nan=False,
+                         json_schema_extra=label("hexes"))
+
+
 class TravelRequest(DpvRequest):
     """2300ad TYPICAL TRAVEL TIMES: a reference lookup (no dice)."""
 
     action: Literal["travel"]
-    mode: Literal["foot", "horse", "hover", "wheel", "tracked", "aircraft", "lta", "ship",
-                  "hydrofoil", "boat"]
-    terrain: Literal["flat", "hilly", "broken", "mountain", "savannah", "woods", "forest",
-                     "swamp", "desert", "craters", "lake", "glacier", "road_grid", "highway",
-                     "calm_seas", "high_seas", "coastal_waters"]
-    features: list[Literal["volcano", "river", "city_town", "cropland", "road_grid",
-                           "highway"]] = Field(default_factory=list, max_length=6)
-    hexes: float = Field(default=1, gt=0, le=10_000, allow_inf_nan=False)
+    options: TravelOptions = Field(default_factory=TravelOptions)
+
+
+CRAFTS = ("rocket", "rocket_plane", "scramjet", "catapult", "beanstalk", "parachute",
+          "deadfall", "lifting_body")
+
+
+class InterfaceOptions(Strict):
+    """2300ad TRAVEL TIME - INTERFACE: going into orbit or returning to the surface."""
+
+    direction: Literal["to_orbit", "to_surface"] = Field(
+        default="to_orbit", json_schema_extra=choices("direction", ("to_orbit", "to_surface")))
+    craft: Literal["rocket", "rocket_plane", "scramjet", "catapult", "beanstalk", "parachute",
+                   "deadfall", "lifting_body"] = Field(
+        default="rocket", json_schema_extra=choices("craft", CRAFTS))
 
 
 class InterfaceRequest(DpvRequest):
-    """2300ad TRAVEL TIME - INTERFACE: going into orbit or returning to the surface."""
-
     action: Literal["interface"]
-    direction: Literal["to_orbit", "to_surface"]
-    craft: Literal["rocket", "rocket_plane", "scramjet", "catapult", "beanstalk", "parachute",
-                   "deadfall", "lifting_body"]
+    options: InterfaceOptions = Field(default_factory=InterfaceOptions)
+
+
+class StutterwarpOptions(Strict):
+    """2300ad INTERSTELLAR / INTERPLANETARY TRAVEL TIME."""
+
+    speed_ly_per_day: float = Field(default=1, ge=0.15, le=9.5, allow_inf_nan=False,
+                                    json_schema_extra=label("speed_ly_per_day"),
+                                    description="the ship's interstellar speed (0.15-9.5)")
+    distance_ly: float = Field(default=0, ge=0, le=1000, allow_inf_nan=False,
+                               json_schema_extra=label("distance_ly"))
+    distance_au: float = Field(default=0, ge=0, le=100_000, allow_inf_nan=False,
+                               json_schema_extra=label("distance_au"),
+                               description="within a gravity well")
+
+
+class StutterwarpRequest(DpvRequest):
+    action: Literal["stutterwarp"]
+    options: StutterwarpOptions = Field(default_factory=StutterwarpOptions)
+
+
+MOVES = ("crawling", "walking", "trotting", "running")
+
+
+class MovementOptions(Strict):
+    """2300ad MOVEMENT: metres per combat turn."""
+
+    move: Literal["crawling", "walking", "trotting", "running"] = Field(
+        default="walking", json_schema_extra=choices("move", MOVES))
+    turns: int = Field(default=1, ge=1, le=1000, json_schema_extra=label("turns"))
+
+
+class MovementRequest(DpvRequest):
+    action: Literal["movement"]
+    actor: DpvCombatant = Field(default_factory=DpvCombatant)
+    options: MovementOptions = Field(default_factory=MovementOptions)
+
+
+class ThrowOptions(Strict):
+    """2300ad FIRE COMBAT, "Thrown Weapons": how far, how hard."""
+
+    object_weight_kg: float = Field(default=1, gt=0, le=1000, allow_inf_nan=False,
+                                    json_schema_extra=label("object_weight_kg"))
+
+
+class ThrowRangeRequest(DpvRequest):
+    action: Literal["throw_range"]
+    actor: DpvCombatant = Field(default_factory=DpvCombatant)
+    options: ThrowOptions = Field(default_factory=ThrowOptions)
+
+
+REPAIR_LEVELS = ("superficial", "minor", "major", "total")
+
+
+class RepairOptions(Strict):
+    """2300ad DAMAGE AND REPAIR: the repair task (in a shop) and its cost."""
+
+    damage: Literal["superficial", "minor", "major", "total"] = Field(
+        default="minor", json_schema_extra=choices("damage", REPAIR_LEVELS))
+    skill: int = Field(default=0, ge=0, le=30, json_schema_extra=label("skill"),
+                       description="the mechanic's skill level for the repair")
+    dm: int = Field(default=0, ge=-30, le=30, json_schema_extra=label("dm"))
+    price: float | None = Field(default=None, ge=0, le=1e12, allow_inf_nan=False,
+                                json_schema_extra=label("price"),
+                                description="the item's price, for the cost in money")
+
+
+class RepairRequest(DpvRequest):
+    action: Literal["repair"]
+    actor: DpvCombatant = Field(default_factory=DpvCombatant)
+    target: Vehicle = Field(default_factory=Vehicle)
+    options: RepairOptions = Field(default_factory=RepairOptions)
+
+
+CARE = ("stabilize", "heal")
+
+
+class TreatOptions(Strict):
+    """2300ad HEALING: the medic's task on the patient."""
+
+    care: Literal["stabilize", "heal"] = Field(
+        default="stabilize", json_schema_extra=choices("care", CARE))
+    medkit_only: bool = Field(default=False, json_schema_extra=label("medkit_only"))
+    dm: int = Field(default=0, ge=-30, le=30, json_schema_extra=label("dm"))
+
+
+class TreatRequest(DpvRequest):
+    """A medic treats a patient: the task's effects change the patient's wounds."""
+
+    action: Literal["treat"]
+    medic: DpvCombatant = Field(default_factory=DpvCombatant)
+    patient: DpvCombatant = Field(default_factory=DpvCombatant)
+    options: TreatOptions = Field(default_factory=TreatOptions)
+
+
+PHASES = ("start", "end")
+
+
+class CombatTurnOptions(Strict):
+    phase: Literal["start", "end"] = Field(
+        default="end", json_schema_extra=choices("phase", PHASES),
+        description="start: the initiative now; end: dazed and immobilized count down")
+
+
+class CombatTurnRequest(DpvRequest):
+    """One figure at the start or end of a combat turn (Wound Effects)."""
+
+    action: Literal["combat_turn"]
+    actor: DpvCombatant = Field(default_factory=DpvCombatant)
+    options: CombatTurnOptions = Field(default_factory=CombatTurnOptions)
 
 
 class NaturalHealingRequest(DpvRequest):

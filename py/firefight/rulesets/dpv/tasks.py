@@ -11,12 +11,13 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from firefight.dice import Roller, ScriptedDice
 from firefight.errors import FirefightError
 from firefight.record import Recorder
-from firefight.rulesets.dpv import cards
+from firefight.rulesets.dpv import cards, odds
 from firefight.rulesets.dpv.data import chance, tables
 from firefight.rulesets.dpv.models import (
     DpvCombatant,
@@ -90,8 +91,8 @@ def characteristic_asset(value: int) -> int:
 
 
 def dice_faces(dice: str) -> tuple[int, int]:
-    """(count, faces) of the task dice."""
-    return (1, 10) if dice == "1d10" else (2, 6)
+    """(count, faces) of the task dice (and the failure table's 2D6 / 3D6)."""
+    return {"1d10": (1, 10), "3d6": (3, 6)}.get(dice, (2, 6))
 
 
 def distribution(dice: str) -> Counter[int]:
@@ -364,14 +365,79 @@ def _uncertain_outcome(rec: Recorder, spec: TaskSpec, result: TaskResult, option
                  "2300ad COMBAT TASKS, \"To emplace an explosive charge\"")
 
 
-def spec_odds(spec: TaskSpec) -> dict[str, Any]:
-    """Exact chances of one task roll: success, and a fumble."""
+def spec_odds(spec: TaskSpec, rec: Recorder | None = None, preset: str | None = None
+              ) -> dict[str, Any]:
+    """Exact chances of one task roll: success, a fumble, and every outcome (``rec``: the dry
+    run that recorded its modifiers)."""
     dist = distribution(spec.dice)
     fumble = Fraction(dist[spec.fumble_face], sum(dist.values())) if spec.fumbles else Fraction(0)
     return chance(success_probability(spec), net_modifier=spec.dm, needed=spec.number,
-                  difficulty=spec.difficulty.label, fumble_probability=float(fumble))
+                  difficulty=spec.difficulty.label, fumble_probability=float(fumble),
+                  modifiers=odds.dumped(rec.modifiers) if rec else [],
+                  outcomes=odds.listing(task_outcomes(spec, preset).items()))
+
+
+@cache
+def _faces(dice: str) -> list[tuple[int, Fraction]]:
+    dist = distribution(dice)
+    n = sum(dist.values())
+    return [(face, Fraction(ways, n)) for face, ways in sorted(dist.items())]
+
+
+@cache
+def failure_outcomes(hazardous: bool) -> dict[str, Fraction]:
+    """2300ad FAILURE (2D6, 3D6 when hazardous), a mishap's own 2D6 / 3D6: each end's chance."""
+    t = tables()
+    out: dict[str, Fraction] = {}
+    for throw, p in _faces("3d6" if hazardous else "2d6"):
+        kind = t.failure.lookup(throw)
+        if kind in ("mishap", "serious_mishap"):
+            dice = f"{int(t.tasks['mishap_dice'][kind])}d6"
+            for m_throw, q in _faces(dice):
+                name = f"mishap_{t.mishap.lookup(m_throw)}"
+                out[name] = out.get(name, Fraction(0)) + p * q
+        else:
+            out[kind] = out.get(kind, Fraction(0)) + p
+    return out
+
+
+FAILURE_ORDER = ("retry", "check_determination", "mishap_superficial", "mishap_minor",
+                 "mishap_major", "mishap_total")
+CHARGE_ORDER = ("charge_ready", "charge_dud", "charge_detonates_now")
+
+
+def task_outcomes(spec: TaskSpec, preset: str | None = None) -> dict[str, Fraction]:
+    """Success; a fumble; a failure, by its failure type when the task rolls one; for an
+    uncertain task no failure type (it would tell the verdict), and for emplacing a charge the
+    charge's fate (``roll_task``'s and ``_uncertain_outcome``'s every face)."""
+    faces = _faces(spec.dice)
+    out = {"success": Fraction(0), "fumble": Fraction(0), "failure": Fraction(0)}
+    charge = dict.fromkeys(CHARGE_ORDER, Fraction(0))
+    for p_face, p in faces:
+        referees = faces if spec.uncertain else [(None, Fraction(1))]
+        for r_face, q in referees:
+            rolled = Fraction(p_face + r_face, 2) if r_face is not None else Fraction(p_face)
+            fumble = spec.fumbles and p_face == spec.fumble_face
+            success = rolled + spec.dm >= spec.number and p_face != spec.fumble_face
+            name = "fumble" if fumble else "success" if success else "failure"
+            out[name] += p * q
+            if r_face is not None:
+                player_ok = p_face + spec.dm >= spec.number and not fumble
+                referee_ok = r_face + spec.dm >= spec.number
+                fate = ("detonates_now" if not (player_ok or referee_ok)
+                        else "dud" if not success else "ready")
+                charge[f"charge_{fate}"] += p * q
+    if spec.uncertain and preset == "emplace_charge":
+        return charge
+    if not spec.failure_table or spec.uncertain or not out["failure"]:
+        return out
+    split = failure_outcomes(spec.hazardous)
+    return {"success": out["success"], "fumble": out["fumble"],
+            **{k: out["failure"] * split.get(k, Fraction(0)) for k in FAILURE_ORDER}}
 
 
 def task_odds(request: TaskRequest) -> dict[str, Any]:
     """The task action's odds (its modifiers recorded on a dry run, house rules' included)."""
-    return spec_odds(task_spec(dry_run(), request, request.actor, request.options))
+    rec = dry_run()
+    spec = task_spec(rec, request, request.actor, request.options)
+    return spec_odds(spec, rec, request.options.preset)

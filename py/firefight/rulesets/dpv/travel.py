@@ -6,6 +6,7 @@ hex's terrain, "-12h" takes off (a highway for riders), "no" is impassable and "
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from firefight.errors import RuleRefusalError
 from firefight.record import Recorder
 from firefight.rulesets.dpv import cards
-from firefight.rulesets.dpv.models import InterfaceRequest, TravelRequest
+from firefight.rulesets.dpv.models import InterfaceRequest, StutterwarpRequest, TravelRequest
 from firefight.tables import load_json
 
 PKG = "firefight.rulesets.dpv"
@@ -61,35 +62,36 @@ def _cell_notes(terrain: str, mode: str) -> list[str]:
 def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
     """Time to cross ``hexes`` hexes of a terrain by one mode, with the features that add time."""
     t = table()
-    base_text = t["times"][request.terrain][request.mode]
+    o = request.options
+    base_text = t["times"][o.terrain][o.mode]
     kind, base = minutes(base_text)
     if kind in ("no", "na") or kind == "add":
         reason = "impassable" if kind == "no" else "not_applicable"
         raise RuleRefusalError(
-            f"{request.mode} travel over {request.terrain} is "
+            f"{o.mode} travel over {o.terrain} is "
             + ("impossible" if kind == "no" else "not given by the table"),
-            fields=[("terrain", f"{reason} for {request.mode} ({SRC_TRAVEL})")])
+            fields=[("options.terrain", f"{reason} for {o.mode} ({SRC_TRAVEL})")])
     per_hex = base or 0.0
-    rows = [{"terrain": request.terrain, "printed": base_text, "minutes": base}]
-    cells = [(f, t["times"][f][request.mode]) for f in request.features]
+    rows = [{"terrain": o.terrain, "printed": base_text, "minutes": base}]
+    cells = [(f, t["times"][f][o.mode]) for f in o.features]
     # A road's own time replaces the terrain's (travel along it); then rivers, settlements,
     # crops and volcanoes add theirs ("+12h"), and a highway takes riders' time off ("-12h").
     cells.sort(key=lambda cell: minutes(cell[1])[0] != "set")
     for feature, text in cells:
         f_kind, value = minutes(text)
         if f_kind == "no":
-            raise RuleRefusalError(f"{request.mode} cannot cross {feature}",
-                                   fields=[("features", f"{feature} is impassable")])
+            raise RuleRefusalError(f"{o.mode} cannot cross {feature}",
+                                   fields=[("options.features", f"{feature} is impassable")])
         if f_kind == "na" or value is None:
             continue
         per_hex = per_hex + value if f_kind == "add" else value
         rows.append({"terrain": feature, "printed": text, "minutes": value})
-    total = max(0.0, per_hex) * request.hexes
-    for n in sorted({n for row in rows for n in _cell_notes(row["terrain"], request.mode)},
+    total = max(0.0, per_hex) * o.hexes
+    for n in sorted({n for row in rows for n in _cell_notes(row["terrain"], o.mode)},
                     key=int):
         rec.note(f"note.travel.{n}", SRC_TRAVEL)
     rec.step("travel", "travel", kind="table",
-             numbers={"per_hex_minutes": round(per_hex, 2), "hexes": request.hexes,
+             numbers={"per_hex_minutes": round(per_hex, 2), "hexes": o.hexes,
                       "total_minutes": round(total, 2), "rows": rows},
              outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total))
     rec.outcome.update(per_hex_minutes=per_hex, total_minutes=total, time=describe(total),
@@ -100,15 +102,38 @@ def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
 def resolve_interface(request: InterfaceRequest, rec: Recorder) -> None:
     """Preparation, travel time, cleanup and turn-around for a craft going up or coming down."""
     t = table()
-    row = t["interface"][request.direction].get(request.craft)
+    o = request.options
+    row = t["interface"][o.direction].get(o.craft)
     if row is None:
         raise RuleRefusalError(
-            f"{request.craft} is not listed for {request.direction.replace('_', ' ')}",
-            fields=[("craft", f"one of {', '.join(t['interface'][request.direction])}")])
+            f"{o.craft} is not listed for {o.direction.replace('_', ' ')}",
+            fields=[("options.craft", f"one of {', '.join(t['interface'][o.direction])}")])
     values = dict(zip(t["interface_columns"], row, strict=True))
     rec.step("interface", "interface", kind="table", numbers=values,
              outcome="outcome.interface", source=SRC_INTERFACE, **values)
     rec.outcome.update(values, summary_key="FIREFIGHT.dpv.outcome.interface")
+    cards.title(rec, request)
+
+
+def resolve_stutterwarp(request: StutterwarpRequest, rec: Recorder) -> None:
+    """Interstellar: distance / speed, with a 40-hour stop in a gravity well after every
+    7.7 ly (the last leg ends in one). Interplanetary (within a gravity well): speed x 0.645
+    au/day."""
+    o, s = request.options, table()["stutterwarp"]
+    legs = math.ceil(o.distance_ly / s["leg_limit_ly"]) if o.distance_ly else 0
+    stops = max(0, legs - 1)
+    ly_days = o.distance_ly / o.speed_ly_per_day
+    au_per_day = o.speed_ly_per_day * s["au_per_day_per_ly_per_day"]
+    au_days = o.distance_au / au_per_day
+    total = (ly_days + au_days) * 24 * 60 + stops * s["stop_hours"] * 60
+    rec.step("stutterwarp", "stutterwarp", kind="table",
+             numbers={"speed_ly_per_day": o.speed_ly_per_day, "distance_ly": o.distance_ly,
+                      "legs": legs, "stops": stops, "stop_hours": s["stop_hours"],
+                      "au_per_day": round(au_per_day, 4), "distance_au": o.distance_au,
+                      "total_minutes": round(total, 2)},
+             outcome="outcome.stutterwarp", source=s["source"], time=describe(total))
+    rec.outcome.update(total_minutes=total, stops=stops, au_per_day=au_per_day,
+                       time=describe(total), summary_key="FIREFIGHT.dpv.outcome.stutterwarp")
     cards.title(rec, request)
 
 

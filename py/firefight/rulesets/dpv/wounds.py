@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv.data import exact, tables
 from firefight.rulesets.dpv.healing import CRITICAL_HOURS, SRC_POINTS
-from firefight.rulesets.dpv.models import DpvCombatant, DpvSettings
+from firefight.rulesets.dpv.models import LOCATIONS, DpvCombatant, DpvSettings
 
 SRC_WOUNDING = "2300ad WOUNDING"
 SRC_HITS = "2300ad TARGET HITS"
@@ -203,18 +204,21 @@ def _point_effects(rec: Recorder, total: Wound, who: dict[str, Any]) -> None:
         rec.effect("stun", delta=stun, n=stun, **who)
     if light:
         rec.effect("light_wounds", delta=light, label="effect.light_wound", n=light, **who)
-        rec.effect("state", value="immobilized", label="effect.immobilized", **who)
+        # "immobilized for the rest of the combat turn": the actor's flag, cleared by
+        # ``combat_turn`` at the end of the turn.
+        rec.effect("immobilized", value=True, label="effect.immobilized", **who)
     if knocked:
         rec.effect("state", value="knocked_down", label="effect.knocked_down", **who)
-    if shock or stun:
-        rec.effect("dazed", delta=shock + stun, label="effect.dazed", turns=shock + stun, **who)
-    elif knocked:
-        rec.effect("dazed", value="end_of_turn", label="effect.dazed_turn", **who)
-    initiative = (npcs["initiative_per_shock_or_stun"] * (shock + stun)
-                  + npcs["initiative_per_light_wound"] * light)
-    if initiative:
-        rec.effect("initiative", delta=initiative, floor=npcs["initiative_floor"],
-                   n=-initiative, **who)
+    if shock or stun:  # "Dazed remains ... turns equal to the total of shock and stun points"
+        rec.effect("dazed_turns", delta=shock + stun, label="effect.dazed", turns=shock + stun,
+                   **who)
+    elif knocked:  # "If no shock or stun points, dazed applies only until the end of the turn"
+        rec.effect("dazed_turn_end", value=True, label="effect.dazed_turn", **who)
+    loss = -(npcs["initiative_per_shock_or_stun"] * (shock + stun)
+             + npcs["initiative_per_light_wound"] * light)
+    if loss:  # the actor's initiative_loss; ``combat_turn`` reads the initiative from it
+        rec.effect("initiative_loss", delta=loss, label="effect.initiative",
+                   floor=npcs["initiative_floor"], n=loss, **who)
 
 
 def _thresholds(rec: Recorder, target: DpvCombatant, total: Wound, who: dict[str, Any]) -> str:
@@ -249,7 +253,32 @@ def _thresholds(rec: Recorder, target: DpvCombatant, total: Wound, who: dict[str
 def hit_distribution(target: DpvCombatant, dpv: Fraction, wound_type: str,
                      settings: DpvSettings, called: str | None = None) -> dict[str, Fraction]:
     """Exact chances of each potential and each gravest effect of one hit (all dice
-    enumerated: location, severity, the DPV x 10 throw)."""
+    enumerated: location, severity, the DPV x 10 throw). Cached by what decides it: the
+    armor on each location, the DPV, the wound type and the two settings (issue 17: odds
+    are computed on every option change)."""
+    return dict(_hit_distribution(armor_profile(target), dpv, wound_type,
+                                  location_rule=settings.location_rule,
+                                  zero_dpv=settings.zero_dpv, called=called))
+
+
+def armor_profile(target: DpvCombatant) -> tuple[Fraction, ...]:
+    """The armor on each location (LOCATIONS order): all a hit's chances need of a target."""
+    return tuple(armor_on(target, loc) for loc in LOCATIONS)
+
+
+def profile_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str,
+                         settings: DpvSettings) -> dict[str, Fraction]:
+    """``hit_distribution`` of a target given by its ``armor_profile`` (cached)."""
+    return _hit_distribution(armor, dpv, wound_type, location_rule=settings.location_rule,
+                             zero_dpv=settings.zero_dpv, called=None)
+
+
+@lru_cache(maxsize=1024)
+def _hit_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str, *,
+                      location_rule: str, zero_dpv: str, called: str | None
+                      ) -> dict[str, Fraction]:
+    settings = DpvSettings.model_validate({"location_rule": location_rule, "zero_dpv": zero_dpv})
+    on = dict(zip(LOCATIONS, armor, strict=True))
     out: dict[str, Fraction] = {}
     firsts = [called_first_face(called)] if called else list(range(1, 11))
     seconds: list[int | None] = (list(range(1, 11)) if settings.location_rule ==
@@ -258,7 +287,7 @@ def hit_distribution(target: DpvCombatant, dpv: Fraction, wound_type: str,
     for first in firsts:
         for second in seconds:
             location, potential, _ = location_potential(first, second, settings.location_rule)
-            remaining = dpv - armor_on(target, location)
+            remaining = dpv - on[location]
             out[f"potential_{potential}"] = out.get(f"potential_{potential}", Fraction(0)) + weight
             for roll, w in _column_rolls(remaining, settings):
                 wound = wound_from(location, potential, wound_type,

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.percentile import odds, small_arms
 from firefight.rulesets.percentile.models import (
+    SIGHTING_TURNS_MAX,
     P,
     PercentileAttackRequest,
     PercentileOptions,
@@ -32,8 +33,13 @@ class Percentile(Ruleset):
     settings_model = PercentileSettings
     stats_model = PercentileStats
     # Table-side actions offered in the actions menu: "sight_in" counts the consecutive chances
-    # spent sighting in (the shot's ``sighting_turns``), per shooter and target.
-    features: ClassVar[dict[str, Any]] = {"actions": ["sight_in"]}
+    # spent sighting in (the shot's ``options.sighting_turns``), per shooter and target, and
+    # stops counting at ``max``: the request's own bound (issue 15: the table counted on past it
+    # and the next shot was an input error).
+    features: ClassVar[dict[str, Any]] = {
+        "actions": ["sight_in"],
+        "sighting": {"action": "sight_in", "field": "sighting_turns", "max": SIGHTING_TURNS_MAX},
+    }
     house_steps: ClassVar[dict[str, str]] = {small_arms.STEP: small_arms.STEP_SOURCE}
 
 

@@ -21,6 +21,10 @@ COVERS = ("none", "soft", "half", "head")
 RANGE_DAMAGE = ("below", "at_or_below")
 GROUND_UNITS = ("m", "ft", "yd")
 
+# The most sighting-in chances a shot counts: the request's bound, and the table's
+# (``Percentile.features["sighting"]["max"]``), from this one constant.
+SIGHTING_TURNS_MAX = 10_000
+
 WeaponClass = Literal["rifle", "carbine", "pistol", "smg", "automatic_rifle"]
 WeaponAction = Literal["bolt", "semi", "automatic"]
 Cover = Literal["none", "soft", "half", "head"]
@@ -63,9 +67,9 @@ class PercentileOptions(Strict):
     target_prone: bool = Field(default=False, json_schema_extra=label("target_prone"))
     cover: Cover = Field(default="none", json_schema_extra=choices("cover", COVERS))
     # "+10 For each consecutive chance to fire ... used sighting-in": the text sets no limit, the
-    # bound only refuses absurd input (a table may sight in for as long as it likes).
+    # bound only refuses absurd input; the table stops counting there (``features.sighting``).
     sighting_turns: int = Field(
-        default=0, ge=0, le=10_000, json_schema_extra=label("sighting_turns"),
+        default=0, ge=0, le=SIGHTING_TURNS_MAX, json_schema_extra=label("sighting_turns"),
         description="consecutive chances to fire spent sighting in on this target (the table "
                     "remembers them per shooter and target)",
     )

@@ -48,6 +48,15 @@ class FireOdds:
     any_hit: Fraction
     kill_rule: Fraction
     death: Fraction
+    # The whole shot's outcomes, mutually exclusive, as whole counts over ``total`` (issue 15):
+    # no roll hits; hit and alive; killed outright by the kill rule (at least one roll); dead
+    # of wounds adding up to his life force (no roll killed outright).
+    total: int = 1
+    counts: tuple[tuple[str, int], ...] = ()
+
+
+# The outcomes of a shot, in display order (lang keys ``FIREFIGHT.percentile.odds.<name>``).
+OUTCOMES = ("miss", "hit", "kill", "death")
 
 
 def _alive_counts(wounds: dict[int, int], life_force: int, rolls: int) -> list[int]:
@@ -96,17 +105,27 @@ def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
     life force: C(rolls, j) places for the wounds, misses elsewhere.
     """
     total = 100**rolls
+    all_miss = outcomes.miss**rolls
+    no_kill = (100 - outcomes.kill) ** rolls  # no roll kills outright
     if life_force <= 0:
-        dead = total
+        # Already dead: nothing keeps him alive; a hit that does not kill outright is "death".
+        alive = 0
+        wounded_alive = 0
+        of_wounds = no_kill - all_miss
     else:
         alive = sum(math.comb(rolls, j) * outcomes.miss ** (rolls - j) * n
                     for j, n in enumerate(_alive_counts(outcomes.wounds, life_force, rolls)))
-        dead = total - alive
+        wounded_alive = alive - all_miss
+        of_wounds = no_kill - alive
+    dead = total - alive
+    counts = (("miss", all_miss), ("hit", wounded_alive), ("kill", total - no_kill),
+              ("death", of_wounds))
     return FireOdds(
         hit=Fraction(100 - outcomes.miss, 100),
         any_hit=1 - Fraction(outcomes.miss, 100) ** rolls,
         kill_rule=1 - Fraction(100 - outcomes.kill, 100) ** rolls,
         death=Fraction(dead, total),
+        total=total, counts=counts,
     )
 
 
@@ -134,4 +153,9 @@ def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
         "death_probability": float(fire.death),
         "death_exact": _exact(fire.death),
         "modifiers": [m.model_dump(mode="json") for m in rec.modifiers],
+        # Why the chance is what it is beyond the modifiers (facing made it hasty fire, a row
+        # that did not count for this weapon), as the card will show them.
+        "notes": [n.model_dump(mode="json") for n in rec.notes],
+        "outcomes": [{"key": f"{P}.odds.{name}", "probability": float(p), "exact": _exact(p)}
+                     for name, n in fire.counts for p in (Fraction(n, fire.total),)],
     }

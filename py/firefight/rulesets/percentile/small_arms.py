@@ -181,8 +181,13 @@ def _fraction_row(rec: Recorder, request: PercentileAttackRequest) -> None:
     if fraction is not None:
         row = sa[fraction]
         before = _chance(rec)
-        rec.modifier(f"mod.{fraction}", before // row["divisor"] - before, row["source"], STEP,
-                     factor=f"1/{row['divisor']}", before=before)
+        params: dict[str, Any] = {"factor": f"1/{row['divisor']}", "before": before}
+        key, source = f"mod.{fraction}", row["source"]
+        if by_bearing and not opts.hasty_fire:
+            # Issue 15: facing made it hasty fire, not the dialog's box: the row says why.
+            key, source = f"{key}_arc", f"{sa['firing_arc']['source']}; {source}"
+            params.update(bearing=f"{opts.bearing_deg:g}", half=sa["firing_arc"]["half_angle_deg"])
+        rec.modifier(key, before // row["divisor"] - before, source, STEP, **params)
 
 
 def d100(tens_face: int, ones_face: int) -> int:

@@ -4,16 +4,20 @@ Read top to bottom: ``models`` (requests, options, settings, actor data), ``data
 in ``tables/``), then one module per chapter of the text: ``soldier`` (TAP, Troop Quality),
 ``activation`` (chit pull), ``damage`` (Hit Location, Damage Class, Location Severity: the
 attack), ``wounds`` (Details of Severity: stun, wound, shock, death; the end-of-turn shock check),
-and ``to_hit`` (the switchable house rule: the text has no to-hit rule).
+``to_hit`` (the switchable house rule: the text has no to-hit rule) and ``mission`` (the
+referee's treatment and the end of the mission: Firefight procedures where the text is silent).
 
-Three actions:
+Six actions:
 
 - ``attack``: to-hit, hit location (1d10), cover, location severity (1d10 + damage class Mod;
   class VI upgrades the result one tier), then stun / wound / shock / death on the target.
 - ``end_of_turn``: every wounded unit checks shock (1d10 above its wounds, else shock; ten or
   more wounds is shock at once); stunned units that skipped their turn recover.
 - ``draw_chits``: the chit cup for a turn of four phases (troop quality P1-P4: x one chit, xx
-  two), every draw a die (1dN from the N chits left).
+  two), every draw a die (1dN from the N chits left); held activations capped at skill level.
+- ``activation_pool``: hold an activation, or spend a held one ("Max pool is equivalent to unit
+  skill level").
+- ``treat`` and ``end_of_mission``: the referee's (``mission``).
 """
 
 from __future__ import annotations
@@ -21,19 +25,39 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from firefight.registry import Action, Ruleset
-from firefight.rulesets.shock import activation, damage, to_hit, wounds
+from firefight.rulesets.shock import activation, damage, mission, to_hit, wounds
 from firefight.rulesets.shock.models import (
+    DAMAGE_CLASSES,
     ID,
+    LOCATIONS,
     STATES,
     AttackRequest,
     DrawChitsRequest,
+    EndOfMissionOptions,
+    EndOfMissionRequest,
     EndOfTurnRequest,
     NoOptions,
     P,
+    PoolOptions,
+    PoolRequest,
     ShockOptions,
     ShockSettings,
     ShockStats,
+    TreatOptions,
+    TreatRequest,
 )
+
+# Per-token cover (issue 15): the engine takes a list of protections per side; the table keeps
+# each token's own (e.g. a token flag) and sends the target's in ``target.cover``, each entry
+# ``{name, category: "cover", locations: [...], stops: "<class>"}`` (``ShockProtection``).
+COVER_FEATURE: dict[str, Any] = {
+    "fields": ["target.cover"],
+    "entry": ["name", "category", "locations", "stops"],
+    "category": "cover",
+    "locations": list(LOCATIONS),
+    "classes": list(DAMAGE_CLASSES),
+    "max_items": 20,
+}
 
 
 class Shock(Ruleset):
@@ -52,13 +76,32 @@ class Shock(Ruleset):
                odds=wounds.end_of_turn_odds, options=NoOptions, shown_odds=()),
         Action(activation.DRAW, request=DrawChitsRequest, resolve=activation.draw_chits,
                odds=activation.draw_odds, options=NoOptions, shown_odds=()),
+        # Issue 15: "Max pool is equivalent to unit skill level": hold or spend an activation.
+        Action(activation.POOL, request=PoolRequest, resolve=activation.activation_pool,
+               odds=activation.pool_odds, options=PoolOptions, shown_odds=()),
+        # Issue 15: the referee's procedures where the text names a need but gives no rule.
+        Action(mission.TREAT, request=TreatRequest, resolve=mission.treat,
+               odds=mission.treat_odds, options=TreatOptions, shown_odds=()),
+        Action(mission.END_OF_MISSION, request=EndOfMissionRequest,
+               resolve=mission.end_of_mission, odds=mission.end_of_mission_odds,
+               options=EndOfMissionOptions, shown_odds=()),
     )
     settings_model = ShockSettings
     stats_model = ShockStats
     # shock SHOCK: a unit in shock is incapacitated (and the dead are dead).
     incapacitated_states = frozenset(STATES) - wounds.IN_THE_FIGHT
-    # Combat by chit pull (shock Unit Activation), run by the table's combat tracker.
-    features: ClassVar[dict[str, Any]] = {"activation": activation.ACTIVATION}
+    # Combat by chit pull (shock Unit Activation), run by the table's combat tracker; the
+    # referee's actions (the actions menu, GM only) and what they take; per-token cover.
+    features: ClassVar[dict[str, Any]] = {
+        "activation": activation.ACTIVATION,
+        "referee_actions": {
+            # units: the targeted tokens (treat) / every token of the scene (end of mission),
+            # each entry's fields from the actor's ``flags.firefight.shock``.
+            mission.TREAT: {"units": "units", "from": "targeted", "gm_only": True},
+            mission.END_OF_MISSION: {"units": "units", "from": "scene", "gm_only": True},
+        },
+        "cover": COVER_FEATURE,
+    }
     house_steps: ClassVar[dict[str, str]] = {
         to_hit.STEP: f"{to_hit.HOUSE}: 1d10 <= Prowess + modifiers (only when it rolls)",
         damage.SEVERITY: "shock Location Severity: 1d10 + damage class Mod",

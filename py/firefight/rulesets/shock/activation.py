@@ -15,24 +15,35 @@ from __future__ import annotations
 
 from typing import Any
 
+from firefight.errors import RuleRefusalError
 from firefight.record import Recorder
 from firefight.rulesets.shock.data import PHASES
-from firefight.rulesets.shock.models import ChitUnit, DrawChitsRequest
-from firefight.rulesets.shock.soldier import chits
+from firefight.rulesets.shock.models import ChitUnit, DrawChitsRequest, PoolRequest, TurnUnit
+from firefight.rulesets.shock.soldier import chits, skill_level
 from firefight.rulesets.shock.wounds import IN_THE_FIGHT
 
 DRAW = "draw_chits"
 SETTLE = "end_of_turn"
+POOL = "activation_pool"
+POOL_SOURCE = "shock Unit Activation, \"Max pool is equivalent to unit skill level\""
 
 # The ``activation`` table feature: action, request and outcome field names (a test checks them
 # against the models).
-ACTIVATION: dict[str, str] = {
+ACTIVATION: dict[str, Any] = {
     "draw": DRAW,
     "settle": SETTLE,
     "units": "units",
     "round": "turn",
     "served": "skipped_turn",
     "order": "order",
+    # Issue 15: ``settle`` takes EVERY unit of the combat, not only the ones shot at: each
+    # entry of ``units`` carries these fields from the unit's actor data (``wounds``, ``state``)
+    # and the table's own record (``skipped_turn``); the engine checks every wounded one.
+    "settle_fields": list(TurnUnit.model_fields),
+    # Each unit's held activations (``flags.firefight.shock.pool``), sent with ``draw``: the
+    # draw caps it at the unit's skill level; the ``pool`` action holds or spends one.
+    "pool": "pool",
+    "pool_action": POOL,
 }
 
 
@@ -49,8 +60,24 @@ def draw_odds(request: DrawChitsRequest) -> dict[str, Any]:
     return {"probability": 1.0, "exact": "1/1", "chits": cups}
 
 
+def _cap_pools(request: DrawChitsRequest, rec: Recorder) -> list[dict[str, Any]]:
+    """"Max pool is equivalent to unit skill level": a unit holding more activations than its
+    skill level (its quality fell, or the sheet was edited) keeps only that many."""
+    pools = []
+    for i, unit in enumerate(request.units):
+        most = skill_level(unit.quality)
+        pools.append({**unit.who(i), "pool": min(unit.pool, most), "max": most})
+        if unit.pool > most:
+            rec.effect("pool", delta=most - unit.pool, label="effect.pool_capped", **unit.who(i),
+                       max=most, before=unit.pool)
+            rec.note("pool_capped", source=POOL_SOURCE, name=unit.name or f"unit {i + 1}",
+                     max=most)
+    return pools
+
+
 def draw_chits(request: DrawChitsRequest, rec: Recorder) -> None:
     """The cup: each phase, every chit of every unit that can act, drawn one at a time."""
+    pools = _cap_pools(request, rec)
     phases: list[list[dict[str, Any]]] = []
     order: list[dict[str, Any]] = []
     for phase in range(PHASES):
@@ -81,6 +108,45 @@ def draw_chits(request: DrawChitsRequest, rec: Recorder) -> None:
         rec.note("no_chits", source="shock SHOCK", names=", ".join(left_out))
     if any(u.state == "stunned" for u in request.units):
         rec.note("stunned_chits", source="shock STUN")
-    rec.outcome = {"turn": request.turn, "phases": phases, "order": order,
+    rec.outcome = {"turn": request.turn, "phases": phases, "order": order, "pools": pools,
                    "summary_key": rec.key("outcome.draw_chits")}
     rec.card("draw_chits", turn=request.turn, n=len(order))
+
+
+# --- the activation pool -------------------------------------------------------------------------
+
+def pool_odds(request: PoolRequest) -> dict[str, Any]:
+    """Nothing is rolled: the pool and its cap."""
+    unit = request.actor
+    return {"probability": 1.0, "exact": "1/1", "pool": unit.pool,
+            "max": skill_level(unit.quality)}
+
+
+def activation_pool(request: PoolRequest, rec: Recorder) -> None:
+    """shock Unit Activation: "Perhaps a system of activation point pooling ...? Max pool is
+    equivalent to unit skill level." The pooling is the designer's question; Firefight's
+    reading (docs/rules-notes.md): a unit whose chit comes up may hold the activation instead
+    of acting (``hold``: +1, never above its skill level) and act on a held one later
+    (``spend``: -1). No die."""
+    unit, change = request.actor, request.options.change
+    name = unit.name or "the unit"
+    if unit.state not in IN_THE_FIGHT:
+        raise RuleRefusalError(f"{name} is {unit.state} and has no activations (shock SHOCK)",
+                               fields=[("actor.state", f"{unit.state}: no activations")])
+    most = skill_level(unit.quality)
+    pool = min(unit.pool, most)
+    if change == "hold" and pool >= most:
+        raise RuleRefusalError(f"{name}'s pool is full: {pool} of {most}, its skill level",
+                               fields=[("actor.pool", f"at most {most} (skill level)")])
+    if change == "spend" and pool <= 0:
+        raise RuleRefusalError(f"{name} holds no activation to spend",
+                               fields=[("actor.pool", "0: nothing held")])
+    after = pool + (1 if change == "hold" else -1)
+    rec.step("pool", f"pool_{change}", kind="info", numbers={"pool": after, "max": most},
+             outcome=f"outcome.pool_{change}", source=POOL_SOURCE, **unit.who(0))
+    rec.effect("pool", delta=after - unit.pool, label=f"effect.pool_{change}", pool=after,
+               max=most)
+    rec.note("pool", source=POOL_SOURCE, max=most)
+    rec.outcome = {"change": change, "pool_before": unit.pool, "pool": after, "max": most,
+                   "summary_key": rec.key(f"outcome.pool_{change}")}
+    rec.card("activation_pool", name=unit.name, pool=after, max=most)

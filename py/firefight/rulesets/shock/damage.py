@@ -249,11 +249,29 @@ def outcome_distribution(request: AttackRequest) -> dict[str, Fraction]:
     return {k: Fraction(v, D10 * D10) for k, v in counts.items()}
 
 
+# The outcomes of an attack before the roll, in display order (issue 15; lang keys
+# ``FIREFIGHT.shock.odds.<name>``): "no_effect" is a hit stopped by cover or armor, or a stun on
+# a unit in shock under the ``wound_or_worse`` setting.
+SHOWN_OUTCOMES = ("miss", "no_effect", "stun", "wound", "shock", "death")
+
+
+def shown_outcomes(p_hit: Fraction, given_hit: dict[str, Fraction]) -> list[dict[str, Any]]:
+    """The whole attack's outcomes, mutually exclusive, summing to 1: to hit x location x
+    severity (all exact: every face of the dice counted)."""
+    chance = {"miss": 1 - p_hit,
+              "no_effect": p_hit * (given_hit["stopped"] + given_hit["none"]),
+              **{k: p_hit * given_hit[k] for k in ("stun", "wound", "shock", "death")}}
+    return [{"key": f"{P}.odds.{k}", "probability": float(chance[k]), "exact": exact(chance[k])}
+            for k in SHOWN_OUTCOMES]
+
+
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
     """The chance to hit (the house rule's, or the referee's 1 or 0), the chance of each outcome
-    given a hit, and the chance the target is put out of the fight (shock or death)."""
+    given a hit, the chance the target is put out of the fight (shock or death), every modifier
+    known before the roll (to hit and severity) and the whole attack's outcomes."""
     check_attack_allowed(request)
     out: dict[str, Any] = {}
+    mods: list[Modifier] = []
     if not to_hit.rolls(request):
         # No to-hit roll: the referee says whether it hit (SHOCK has no to-hit rule).
         p_hit = Fraction(1 if request.options.referee_confirmed_hit else 0)
@@ -262,13 +280,15 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
         mods = to_hit.ledger(request)
         target_number = sum(m.value for m in mods)
         p_hit = to_hit.hit_probability(target_number)
-        out.update(to_hit="house", net_modifier=target_number, target_number=target_number,
-                   modifiers=[m.model_dump(mode="json") for m in mods])
+        out.update(to_hit="house", net_modifier=target_number, target_number=target_number)
+    mods = mods + severity_ledger(request)
     given_hit = outcome_distribution(request)
     out.update(
         probability=float(p_hit), exact=exact(p_hit),
         given_hit={k: float(v) for k, v in given_hit.items() if v},
         given_hit_exact={k: exact(v) for k, v in given_hit.items() if v},
         incapacitate_probability=float(p_hit * (given_hit["shock"] + given_hit["death"])),
+        modifiers=[m.model_dump(mode="json") for m in mods],
+        outcomes=shown_outcomes(p_hit, given_hit),
     )
     return out

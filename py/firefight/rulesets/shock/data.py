@@ -87,9 +87,14 @@ def _quality_rows(data: dict[str, Any]) -> dict[str, QualityRow]:
             for r in data["rows"]}
     if tuple(rows) != QUALITIES:
         raise ValueError(f"quality.json: rows must be {QUALITIES}, got {tuple(rows)}")
-    for row in rows.values():
+    for level, row in enumerate(rows.values(), start=1):
         if len(row.phases) != PHASES or any(c not in ("", "x", "xx") for c in row.phases):
             raise ValueError(f"quality.json: {row.quality}: P1-P4 must be '', 'x' or 'xx'")
+        # shock Unit Activation, "Max pool is equivalent to unit skill level": a unit never has
+        # more activations in a turn than its skill level (its rank; as printed, exactly that).
+        if sum(row.chits) > level:
+            raise ValueError(f"quality.json: {row.quality}: {sum(row.chits)} chits a turn, more "
+                             f"than its skill level {level} (the max pool)")
     return rows
 
 

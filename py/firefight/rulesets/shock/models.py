@@ -53,19 +53,35 @@ COVER_PRESETS: tuple[str, ...] = get_args(CoverPreset)
 
 TAP = Field(default=None, ge=1, le=10,
             description="1-10; omitted: the generic rating for the unit's quality")
+# shock Unit Stats name Toughness and Awareness but no rule uses them (issue 15): the sheet says
+# so (``x-hint-key``, and the label itself), and they change nothing.
+NO_RULE_TAP = Field(default=None, ge=1, le=10,
+                    description="1-10; omitted: the generic rating for the unit's quality. "
+                                "No rule in the SHOCK text uses it: carried and shown, changes "
+                                "nothing",
+                    json_schema_extra={"x-hint-key": f"{P}.stat.no_rule", "x-no-rule": True})
 # shock WOUND: wound counters add up (ten or more is shock at once; the bound is generous).
 WOUNDS = Field(default=0, ge=0, le=99, description="wound counters")
+
+
+# shock Unit Activation: held activations (the cap is the unit's skill level, at most 8).
+POOL = Field(default=0, ge=0, le=99, description="activations held in the unit's pool")
 
 
 class ShockStats(Strict):
     """A unit's SHOCK data (``flags.firefight.shock``): TAP, quality, wound counters, state."""
 
     quality: Quality = "regular"
-    toughness: int | None = TAP
-    awareness: int | None = TAP
+    toughness: int | None = NO_RULE_TAP
+    awareness: int | None = NO_RULE_TAP
     prowess: int | None = TAP
     wounds: int = WOUNDS
     state: State = "ok"
+    # shock Unit Activation: "Max pool is equivalent to unit skill level" (the activations a
+    # unit holds; ``activation.pool``).
+    pool: int = POOL
+    # shock SHOCK: "must be evacuated by mission end" (the referee ticks it; ``end_of_mission``).
+    evacuated: bool = Field(default=False, description="evacuated before the mission's end")
 
 
 class ShockProtection(Strict):
@@ -178,10 +194,92 @@ class ChitUnit(UnitRef):
 
     quality: Quality = "regular"
     state: State = "ok"
+    pool: int = POOL
 
 
 class DrawChitsRequest(ShockRequest):
     action: Literal["draw_chits"]
     units: list[ChitUnit] = Field(min_length=1, max_length=500)
     turn: int = Field(default=1, ge=1, le=100_000)
+    settings: ShockSettings = Field(default_factory=ShockSettings)
+
+
+# --- the activation pool ("Max pool is equivalent to unit skill level") ------------------------
+
+PoolChange = Literal["hold", "spend"]
+POOL_CHANGES: tuple[str, ...] = get_args(PoolChange)
+
+
+class PoolOptions(Strict):
+    """Hold the activation the unit's chit gave it, or spend one it held."""
+
+    change: PoolChange = Field(default="hold", json_schema_extra=choices("change", POOL_CHANGES))
+
+
+class PoolUnit(UnitRef):
+    quality: Quality = "regular"
+    state: State = "ok"
+    pool: int = POOL
+
+
+class PoolRequest(ShockRequest):
+    action: Literal["activation_pool"]
+    actor: PoolUnit
+    options: PoolOptions = Field(default_factory=PoolOptions)
+    settings: ShockSettings = Field(default_factory=ShockSettings)
+
+
+# --- the referee's procedures where the text is silent (``mission``) ---------------------------
+
+class TreatUnit(UnitRef):
+    """A unit being treated: its wound counters and state."""
+
+    wounds: int = WOUNDS
+    state: State = "ok"
+
+
+class TreatOptions(Strict):
+    """shock WOUND: "Wounds are additive unless properly treated": the referee's treatment."""
+
+    wounds_removed: int | None = Field(
+        default=None, ge=1, le=99, json_schema_extra=label("wounds_removed"),
+        description="wound counters the treatment removes from each unit; empty: all of them",
+    )
+
+
+class TreatRequest(ShockRequest):
+    action: Literal["treat"]
+    units: list[TreatUnit] = Field(min_length=1, max_length=500)
+    options: TreatOptions = Field(default_factory=TreatOptions)
+    settings: ShockSettings = Field(default_factory=ShockSettings)
+
+
+# What "or risk dying" does to a unit in shock left on the field (the text gives no rule).
+EvacuationRisk = Literal["roll", "dies", "referee"]
+EVACUATION_RISKS: tuple[str, ...] = get_args(EvacuationRisk)
+
+
+class MissionUnit(UnitRef):
+    """A unit at the mission's end: its state and whether it was evacuated."""
+
+    wounds: int = WOUNDS
+    state: State = "ok"
+    evacuated: bool = False
+
+
+class EndOfMissionOptions(Strict):
+    """shock SHOCK: "must be evacuated by mission end or risk dying"."""
+
+    risk: EvacuationRisk = Field(default="roll",
+                                 json_schema_extra=choices("risk", EVACUATION_RISKS))
+    dies_on: int = Field(
+        default=5, ge=1, le=10, json_schema_extra=label("dies_on"),
+        description="with risk 'roll': 1d10 at or under this dies (Firefight procedure)",
+    )
+
+
+class EndOfMissionRequest(ShockRequest):
+    action: Literal["end_of_mission"]
+    units: list[MissionUnit] = Field(min_length=1, max_length=500)
+    options: EndOfMissionOptions = Field(default_factory=EndOfMissionOptions)
     settings: ShockSettings = Field(default_factory=ShockSettings)

@@ -22,3 +22,10 @@ def tap(stats: ShockStats) -> tuple[int, int, int]:
 def chits(quality: str) -> tuple[int, ...]:
     """shock Troop Quality, P1-P4: chits in the cup in each phase of the turn (x 1, xx 2)."""
     return tables().quality[quality].chits
+
+
+def skill_level(quality: str) -> int:
+    """shock Unit Activation: "Max pool is equivalent to unit skill level". A unit's skill level
+    is its rank on the Troop Quality table, 1 (Untrained) to 8 (Rainbow), which is also the
+    number of chits the table gives it in a turn (checked when the table loads)."""
+    return list(tables().quality).index(quality) + 1

@@ -13,6 +13,7 @@ from firefight.record import Recorder
 from firefight.rulesets.shock.data import D10, exact, tables
 from firefight.rulesets.shock.models import (
     EndOfTurnRequest,
+    P,
     ShockSettings,
     ShockStats,
     TurnUnit,
@@ -136,7 +137,10 @@ def end_of_turn_odds(request: EndOfTurnRequest) -> dict[str, Any]:
         all_pass *= 1 - p
         units.append({"name": unit.name, "wounds": unit.wounds, "shock": float(p),
                       "exact": exact(p)})
-    return {"probability": float(all_pass), "exact": exact(all_pass), "units": units}
+    shown = [("none_into_shock", all_pass), ("some_into_shock", 1 - all_pass)]
+    return {"probability": float(all_pass), "exact": exact(all_pass), "units": units,
+            "outcomes": [{"key": f"{P}.odds.{k}", "probability": float(v), "exact": exact(v)}
+                         for k, v in shown]}
 
 
 def _shock_check(rec: Recorder, i: int, unit: TurnUnit) -> str:

@@ -38,7 +38,7 @@ export const SOURCES = [
   { name: "soe-trauma", label: "Stars of Empire: General Trauma (placeholders)", type: "RollTable" },
   { name: "percentile-weapons", label: "Percentile: Small Arms (our own armory)", type: "Item" },
   { name: "percentile-actors", label: "Percentile: Soldiers", type: "Actor" },
-  { name: "shock-weapons", label: "SHOCK: Weapons by Damage Class", type: "Item" },
+  { name: "shock-weapons", label: "SHOCK: Weapons by Damage Class and Armor", type: "Item" },
   { name: "shock-troops", label: "SHOCK: Troops by Quality", type: "Actor" },
   { name: "dpv-weapons", label: "2300 AD: House Armory (our own statistics)", type: "Item" },
   { name: "dpv-npcs", label: "2300 AD: NPCs by Experience", type: "Actor" },

@@ -12,8 +12,10 @@ import { combatant, weaponsOf, itemEntry, rulesetData, ownsToken, SELF_FIELDS } 
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef } from "./form.mjs";
 import { t } from "./i18n.mjs";
-import { rulesetSettings, unitMetres } from "./settings.mjs";
-import { currentRuleset, reportError, resolveWithEntropy, measureRange } from "./shoot.mjs";
+import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult } from "./shoot.mjs";
+import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
+import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
 import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
 
 // --- pure helpers ------------------------------------------------------------------------------
@@ -126,11 +128,6 @@ export async function rulesetSchema(engine, ruleset) {
   return schemaCache.get(ruleset);
 }
 
-export async function rulesetActions(engine, ruleset = currentRuleset()) {
-  const { rulesets } = await engine.call("rulesets", {}).then((v) => ({ rulesets: v }), () => ({ rulesets: [] }));
-  return (rulesets ?? []).find((r) => r.id === ruleset)?.actions ?? [];
-}
-
 const localize = (k) => game.i18n.localize(k);
 
 /** A token placeable from a placeable, a TokenDocument, a token UUID, an id or a name. */
@@ -148,20 +145,27 @@ function tokenOf(x) {
 
 /** Metres from a token (or scene point) to a token. */
 function metresTo(from, tok) {
-  if (from && !from.center) {
-    return metresBetween(from, tok.center, pixelsPerMetre(canvas.grid, metresPerSceneUnit()));
-  }
-  const r = measureRange(from, tok);
-  if (r.units !== "m") throw new Error(t("FIREFIGHT.ui.actions.error.units", "Scene units {units} cannot be turned into metres: set Firefight's unit setting.", { units: r.units }));
-  return r.value;
+  const ppm = pixelsPerMetre(canvas.grid, metresPerSceneUnit());
+  if (from && !from.center) return metresBetween(from, tok.center, ppm);
+  return Math.round(metresBetween(from.center, tok.center, ppm) * 100) / 100;
 }
 
-/** Metres per scene unit (the world's setting, else the scene's unit name). */
+/**
+ * Pure: metres per scene unit: the world's setting (> 0), else the unit name in the engine's
+ * table (the catalog's `units`, keys lower case); null when neither knows it.
+ */
+export function metresPerUnit(units, setting = 0, table = {}) {
+  if (setting > 0) return setting;
+  const factor = table[String(units ?? "").trim().toLowerCase()];
+  return Number.isFinite(factor) && factor > 0 ? factor : null;
+}
+
+/** Metres per scene unit on the scene shown; an error naming the unit when nothing knows it. */
 export function metresPerSceneUnit() {
-  const m = unitMetres();
-  if (m > 0) return m;
-  const units = String(canvas.scene?.grid?.units ?? canvas.grid?.units ?? "m").toLowerCase();
-  return { m: 1, ft: 0.3048, yd: 0.9144, km: 1000, mi: 1609.344 }[units] ?? 1;
+  const units = canvas.scene?.grid?.units ?? canvas.grid?.units ?? "";
+  const m = metresPerUnit(units, unitMetres(), unitTable());
+  if (m === null) throw new Error(t("FIREFIGHT.ui.actions.error.units", "Scene units {units} cannot be turned into metres: set Firefight's unit setting.", { units }));
+  return m;
 }
 
 /** The tokens an action uses: {self, target, list}. */
@@ -177,7 +181,7 @@ function participant(token, ruleset, itemSchema) {
   return shapeParticipant(entry, itemSchema, rulesetData(token.actor, ruleset));
 }
 
-function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures }) {
+function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }) {
   const who = [ctx.self?.name, plan.patient || plan.target ? ctx.target?.name : null].filter(Boolean).map((n) => `<strong>${escapeHTML(n)}</strong>`).join(" → ");
   const weaponRow = weapons?.length ? `<div class="form-group" data-field="weapon"><label for="firefight-act-weapon">${escapeHTML(t("FIREFIGHT.ui.dialog.weapon", "Weapon"))}</label>
     <div class="form-fields"><select id="firefight-act-weapon" name="weapon">${weapons.map((w, i) => `<option value="${i}">${escapeHTML(w.name)}</option>`).join("")}</select></div></div>` : "";
@@ -187,7 +191,8 @@ function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figur
       ${placeChoices.length ? `<td><select name="place.${i}">${placeChoices.map((p) => `<option value="${escapeHTML(p)}"${p === f.place ? " selected" : ""}>${escapeHTML(t(`FIREFIGHT.ui.actions.place.${p}`, p.replace(/_/g, " ")))}</option>`).join("")}</select></td>` : ""}</tr>`).join("");
   const table = figures?.length ? `<table class="ff-figures"><caption>${escapeHTML(t("FIREFIGHT.ui.actions.figures", "Figures"))}</caption>${figureRows}</table>` : "";
   return `<div class="firefight-action" data-ruleset="${escapeHTML(ruleset)}" data-action="${escapeHTML(action)}">
-    ${who ? `<p class="ff-matchup">${who}</p>` : ""}${weaponRow}${table}${renderFields(fields, values)}</div>`;
+    ${who ? `<p class="ff-matchup">${who}</p>` : ""}${weaponRow}${table}${renderFields(fields, values)}
+    ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize })}</div>`;
 }
 
 /**
@@ -253,15 +258,20 @@ export async function act(engine, applier, action, opts = {}) {
         .map((f) => ({ ...f, name: `options.${f.name}` }))
       : [];
     const fields = [...scalarFields, ...optionFields];
-    const values = { ...defaultValues(fields) };
+    const rules = houseRules(ruleset, action);
+    const house = { rules, fields: houseFields(rules, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") }) };
+    const values = { ...defaultValues(fields), ...defaultValues(house.fields) };
     for (const [k, v] of Object.entries(opts.values ?? {})) values[k] = v;
     for (const [k, v] of Object.entries(opts.options ?? {})) values[`options.${k}`] = v;
+    for (const [id, chosen] of Object.entries(opts.house ?? {})) {
+      for (const [k, v] of Object.entries(chosen ?? {})) values[`house.${id}.${k}`] = v;
+    }
     const named = opts.weapon ? weapons.find((w) => w.id === opts.weapon || w.name === opts.weapon) : null;
     if (named) weapons = [named, ...weapons.filter((w) => w !== named)];
     let chosen = { values, weapon: weapons[0] ?? null, places: null };
-    const needsDialog = opts.dialog !== false && (fields.length || weapons.length > 1 || plan.list?.place);
+    const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length > 1 || plan.list?.place);
     if (needsDialog) {
-      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures });
+      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house });
       if (!chosen) return null;
     }
     if (chosen.weapon) request.weapon = itemEntry(chosen.weapon, ruleset);
@@ -271,6 +281,7 @@ export async function act(engine, applier, action, opts = {}) {
     }
     const options = {};
     for (const [k, v] of Object.entries(chosen.values)) {
+      if (k.startsWith("house.")) continue;
       if (k.startsWith("options.")) options[k.slice(8)] = v;
       else if (k in (variant.properties ?? {})) request[k] = v;
     }
@@ -286,9 +297,12 @@ export async function act(engine, applier, action, opts = {}) {
       const settings = rulesetSettings(ruleset);
       if (Object.keys(settings).length) request.settings = structuredClone(settings);
     }
+    if (rules.length) request.house = houseRequest(rules, houseOptions(chosen.values, rules), houseSettings);
+    if (!preRequest(request, { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list })) return null;
     const reply = await resolveWithEntropy(engine, request);
     if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
     const message = await postActionCard(reply, request, ctx.self ?? ctx.target, opts.flags);
+    announceResult(message);
     const wantApply = opts.apply ?? game.settings.get(MODULE_ID, "autoApply");
     if (message && wantApply && applier) await applier.request(message);
     Hooks.callAll("firefightAction", { ruleset, action, request, result: reply.result, message });
@@ -299,10 +313,10 @@ export async function act(engine, applier, action, opts = {}) {
   }
 }
 
-async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures }) {
+async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }) {
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => {
-    const out = readForm(form, fields);
+    const out = { ...readForm(form, fields), ...readForm(form, house.fields) };
     const places = {};
     for (const el of form.querySelectorAll('select[name^="place."]')) places[Number(el.name.slice(6))] = el.value;
     const w = form.elements.namedItem("weapon");
@@ -312,7 +326,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
     window: { title: actionLabel(ruleset, action, localize), icon: "fa-solid fa-person-rifle" },
     classes: ["firefight-dialog", "firefight-action-dialog"],
     position: { width: 460 },
-    content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures }),
+    content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }),
     buttons: [
       { action: "go", label: t("FIREFIGHT.ui.actions.go", "Roll"), icon: "fa-solid fa-dice", default: true,
         callback: (event, button) => read(button.form) },
@@ -326,7 +340,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
 /** A picker of the ruleset's actions (plus the table's own, e.g. "sight_in"). */
 async function pickAction(engine, applier, opts) {
   const ruleset = opts.ruleset ?? currentRuleset();
-  const actions = [...(await rulesetActions(engine, ruleset)).filter((a) => a !== "attack"), ...(extraActions.get(ruleset)?.keys() ?? [])];
+  const actions = [...rulesetActions(ruleset).filter((a) => a !== "attack"), ...tableActionsOf(ruleset)];
   if (!actions.length) {
     ui.notifications?.info(t("FIREFIGHT.ui.actions.none", "This ruleset has no other actions."));
     return null;
@@ -345,18 +359,24 @@ async function pickAction(engine, applier, opts) {
   return runAction(engine, applier, choice, opts);
 }
 
-/** Table-side actions (no engine action): ruleset -> name -> fn(opts). */
-export const extraActions = new Map();
+/**
+ * Table-side actions (no engine action): name -> fn(opts), offered for a ruleset whose table
+ * features list the name (`features.actions`, from the engine's catalog).
+ */
+export const tableActions = new Map();
 
-export function registerExtraAction(ruleset, name, fn) {
-  if (!extraActions.has(ruleset)) extraActions.set(ruleset, new Map());
-  extraActions.get(ruleset).set(name, fn);
+export function registerTableAction(name, fn) {
+  tableActions.set(name, fn);
 }
 
-/** api.act: a table-side action if one is registered under the name, else the engine's. */
+/** The table-side actions a ruleset uses (those the shim has). */
+export function tableActionsOf(ruleset) {
+  return (tableFeatures(ruleset).actions ?? []).filter((name) => tableActions.has(name));
+}
+
+/** api.act: a table-side action the ruleset uses if one has the name, else the engine's. */
 export function runAction(engine, applier, action, opts = {}) {
-  const extra = extraActions.get(opts.ruleset ?? currentRuleset())?.get(action);
-  if (extra) return extra(opts);
+  if (tableActionsOf(opts.ruleset ?? currentRuleset()).includes(action)) return tableActions.get(action)(opts);
   return act(engine, applier, action, opts);
 }
 

@@ -1,10 +1,12 @@
 // Combat: activation by chit pull, and the end of a turn, in Foundry's combat tracker.
 //
-// Ruleset-agnostic: a ruleset whose engine offers a `draw_chits` action draws each round's
-// activation order from a cup; one that offers `end_of_turn` settles the round before the next
-// draw (SHOCK: shock checks, stunned units recover). The units of both requests are built from
+// Ruleset-agnostic: a ruleset that declares the `activation` table feature (from the engine's
+// catalog: {draw, settle, units, round, served, order}) draws each round's activation order with
+// its `draw` action; with a `settle` action it settles the round before the next draw (e.g. the
+// morale checks a ruleset declares, stunned units recover). The units of both requests (its
+// `units` field) are built from
 // the combatants and their actors' `flags.firefight.<ruleset>`, with the fields the ruleset's
-// request schema takes.
+// request schema takes, and carry the world's house rules for those actions.
 //
 // How the order drives Foundry's turns. Foundry keeps one initiative per combatant, so
 // `combat.turns` cannot say that a unit acts twice, or in which phase. The drawn order is kept on
@@ -16,14 +18,14 @@
 // - "combatTurn"(combat, updateData, updateOptions) fires before the update of nextTurn /
 //   previousTurn, and updateData may be mutated: it is pointed at the next activation whose unit
 //   can act (a stunned unit's activation is skipped and remembered, its stun is then served; a
-//   unit in shock or dead is passed over); after the last activation, at the next round.
+//   unit that is dead or unconscious is passed over); after the last activation, at the next round.
 // - "combatRound" likewise: Foundry's nextTurn calls nextRound past the last combatant of
 //   `turns`; while the drawn order has activations left, that is turned back into the next
 //   activation. An explicit "end the round" is `api.combat.endRound()`.
 // - "updateCombat": when the round goes up (startCombat, the last activation, nextRound), the
-//   active GM settles the round that ended (`end_of_turn`: card, then its effects applied through
-//   the apply path, so states show on the tokens) and draws the new round (`draw_chits`: card,
-//   its dice are the draws), then points the combat at the first activation.
+//   active GM settles the round that ended (`settle`: card, then its effects applied through
+//   the apply path, so states show on the tokens) and draws the new round (`draw`: card, its dice
+//   are the draws, its outcome's `order` the order), then points the combat at the first activation.
 // - "renderCombatTracker": the tracker lists the activations, the current one highlighted.
 // Only the active GM ever writes the activation state. Foundry lets a player who owns the current
 // combatant update a combat's `turn` and `round` and nothing else (fvtt-fria-ligan/yearzero-
@@ -37,7 +39,9 @@ import { isActiveGM } from "./relay.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { currentRuleset, postCard, reportError, resolveWithEntropy } from "./shoot.mjs";
-import { rulesetSettings } from "./settings.mjs";
+import { rulesetSettings, houseSettings } from "./settings.mjs";
+import { catalogReady, tableFeatures, houseRules } from "./catalog.mjs";
+import { houseRequest } from "./house.mjs";
 import { engineStatuses } from "./systems/index.mjs";
 
 export const FLAG = "activations";
@@ -47,10 +51,10 @@ const IDENTITY = ["name", "actor_id", "token_id", "combatant_id"];
 // --- pure helpers ------------------------------------------------------------------------------
 
 /**
- * The fields of a unit in a multi-unit action's request (`units: [...]`), read from the
- * ruleset's request JSON schema; null if the ruleset has no such action.
+ * The fields of a unit in a multi-unit action's request (`units: [...]`, or the list field
+ * `unitsField`), read from the ruleset's request JSON schema; null if it has no such action.
  */
-export function unitFields(requestSchema, action) {
+export function unitFields(requestSchema, action, unitsField = "units") {
   const defs = requestSchema?.$defs ?? {};
   const deref = (s) => (s?.$ref ? defs[s.$ref.split("/").pop()] : s);
   const variants = [...(requestSchema?.oneOf ?? requestSchema?.anyOf ?? []), requestSchema];
@@ -58,7 +62,7 @@ export function unitFields(requestSchema, action) {
     const props = variant?.properties ?? {};
     const a = props.action;
     if (!a || (a.const !== action && !(a.enum ?? []).includes(action))) continue;
-    const unit = deref(props.units?.items);
+    const unit = deref(props[unitsField]?.items);
     return unit?.properties ? Object.keys(unit.properties) : null;
   }
   return null;
@@ -66,7 +70,7 @@ export function unitFields(requestSchema, action) {
 
 /**
  * One combatant as a unit of a multi-unit request: who it is (name, actor, token, combatant) and
- * the actor's data the unit takes; `extra` adds table facts (`skipped_turn`). null without data.
+ * the actor's data the unit takes; `extra` adds table facts (the `served` field). null without data.
  */
 export function unitOf({ combatant, actor, stats }, fields, extra = {}) {
   if (!stats || !fields) return null;
@@ -85,7 +89,19 @@ export function unitOf({ combatant, actor, stats }, fields, extra = {}) {
   return unit;
 }
 
-/** The engine's drawn order (`outcome.order`) -> the combat's activation list. */
+/**
+ * Pure: a ruleset's `activation` table feature with its defaults, or null (no chit pull):
+ * {draw, settle (or null), units, round (or null), served (or null), order}.
+ */
+export function activationSpec(features) {
+  const spec = features?.activation;
+  if (!spec || typeof spec.draw !== "string" || !spec.draw) return null;
+  const name = (v, fallback = null) => (typeof v === "string" && v ? v : fallback);
+  return { draw: spec.draw, settle: name(spec.settle), units: name(spec.units, "units"), round: name(spec.round),
+    served: name(spec.served), order: name(spec.order, "order") };
+}
+
+/** The engine's drawn order (the draw's `outcome.order`) -> the combat's activation list. */
 export function activationsFromOrder(order) {
   return (order ?? []).map((d, i) => ({
     combatantId: d.combatant_id ?? null, name: d.name ?? "", phase: d.phase ?? null,
@@ -103,7 +119,7 @@ export function countByCombatant(list) {
 /**
  * From activation `index`, the next one in `direction` (+1 / -1) whose unit can act.
  * `blocked(activation, i)` says why a unit cannot: "stunned" (the activation is lost and
- * remembered: going forward only) or "out" (in shock, dead: passed over), or null.
+ * remembered: going forward only) or "out" (dead, unconscious: passed over), or null.
  * -> {index (null: none left that way), skipped: [indexes of stunned activations passed]}.
  */
 export function advance(list, index, direction, blocked) {
@@ -178,6 +194,12 @@ function setActivationFlags(updateData, state) {
   updateData.flags[MODULE_ID][FLAG] = state;
 }
 
+/** The world's house rules for a combat action, as request fields ({} when there are none). */
+function houseOf(ruleset, action) {
+  const rules = houseRules(ruleset, action);
+  return rules.length ? { house: houseRequest(rules, {}, houseSettings) } : {};
+}
+
 function rulesetDataOf(actor, ruleset) {
   return actor?.flags?.[MODULE_ID]?.[ruleset] ?? null;
 }
@@ -186,31 +208,25 @@ export class ChitActivation {
   constructor(engine, applier) {
     this.engine = engine;
     this.applier = applier;
-    this.rulesetsP = null;
     this.schemas = new Map();
     this.queue = Promise.resolve();
     this.pending = new Set(); // combat ids whose round is being drawn
     this.endRoundMarker = new Set(); // combat ids whose nextRound ends the round on purpose
   }
 
-  /** The actions the engine offers for a ruleset. */
-  async actions(ruleset) {
-    this.rulesetsP ??= this.engine.call("rulesets").catch((err) => {
-      this.rulesetsP = null;
-      throw err;
-    });
-    const list = await this.rulesetsP;
-    const entry = (Array.isArray(list) ? list : list?.rulesets ?? []).find((r) => r.id === ruleset);
-    return entry?.actions ?? [];
+  /** The ruleset's chit-pull activation (its table feature), or null. */
+  async activation(ruleset) {
+    await Promise.race([catalogReady, this.engine.start().catch(() => {})]); // or the engine failed
+    return activationSpec(tableFeatures(ruleset));
   }
 
-  async fields(ruleset, action) {
+  async fields(ruleset, action, unitsField) {
     if (!this.schemas.has(ruleset)) {
       const p = this.engine.call("schema", { ruleset });
       this.schemas.set(ruleset, p);
       p.catch(() => this.schemas.delete(ruleset));
     }
-    return unitFields((await this.schemas.get(ruleset)).request, action);
+    return unitFields((await this.schemas.get(ruleset)).request, action, unitsField);
   }
 
   blocked(combat) {
@@ -332,8 +348,8 @@ export class ChitActivation {
   }
 
   /** The units of an action's request from the combat's combatants. */
-  async units(combat, ruleset, action, extra = () => ({})) {
-    const fields = await this.fields(ruleset, action);
+  async units(combat, ruleset, action, unitsField, extra = () => ({})) {
+    const fields = await this.fields(ruleset, action, unitsField);
     if (!fields) return [];
     return combat.turns.map((combatant) => {
       const actor = combatant.actor;
@@ -346,21 +362,22 @@ export class ChitActivation {
     const state = stateOf(combat);
     if (state && state.round >= combat.round) return; // drawn already
     const ruleset = currentRuleset();
-    const actions = await this.actions(ruleset);
-    if (!actions.includes("draw_chits")) return;
+    const spec = await this.activation(ruleset);
+    if (!spec) return;
     const settings = rulesetSettings(ruleset);
-    if (state?.list && state.round < combat.round && actions.includes("end_of_turn") && !state.settled) {
-      await this.endOfTurn(combat, ruleset, state, settings);
+    if (state?.list && state.round < combat.round && spec.settle && !state.settled) {
+      await this.endOfTurn(combat, ruleset, state, settings, spec);
     }
-    await this.draw(combat, ruleset, settings);
+    await this.draw(combat, ruleset, settings, spec);
   }
 
   /** The end of the turn: every unit's wounds and state, and whether a stun was served. */
-  async endOfTurn(combat, ruleset, state, settings) {
+  async endOfTurn(combat, ruleset, state, settings, spec) {
     const served = skippedUnits(state);
-    const units = await this.units(combat, ruleset, "end_of_turn", (c) => ({ skipped_turn: served.has(c.id) }));
+    const units = await this.units(combat, ruleset, spec.settle, spec.units,
+      (c) => (spec.served ? { [spec.served]: served.has(c.id) } : {}));
     if (!units.length) return null;
-    const request = { ruleset, action: "end_of_turn", units, settings };
+    const request = { ruleset, action: spec.settle, [spec.units]: units, settings, ...houseOf(ruleset, spec.settle) };
     const reply = await resolveWithEntropy(this.engine, request);
     const message = await postCard(reply, request, null);
     if (message && (reply.result?.effects ?? []).length) await this.applier.request(message);
@@ -369,13 +386,14 @@ export class ChitActivation {
   }
 
   /** Draw the round's chits; the combat's turn goes to the first activation that can act. */
-  async draw(combat, ruleset, settings) {
-    const units = await this.units(combat, ruleset, "draw_chits");
+  async draw(combat, ruleset, settings, spec) {
+    const units = await this.units(combat, ruleset, spec.draw, spec.units);
     if (!units.length) return null;
-    const request = { ruleset, action: "draw_chits", units, turn: Math.max(1, combat.round), settings };
+    const request = { ruleset, action: spec.draw, [spec.units]: units, settings, ...houseOf(ruleset, spec.draw) };
+    if (spec.round) request[spec.round] = Math.max(1, combat.round);
     const reply = await resolveWithEntropy(this.engine, request);
     const message = await postCard(reply, request, null);
-    const list = activationsFromOrder(reply.result?.outcome?.order);
+    const list = activationsFromOrder(reply.result?.outcome?.[spec.order]);
     const first = advance(list, -1, 1, this.blocked(combat));
     const index = first.index ?? list.length;
     const next = { round: combat.round, ruleset, list, index, skipped: first.skipped, settled: false, messageId: message?.id ?? null };

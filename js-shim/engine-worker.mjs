@@ -4,14 +4,21 @@
 // Protocol (docs/architecture.md, "Worker protocol"):
 //   in:  {id, message}          message: a JSON string for firefight.bridge.handle
 //   out: {id, reply}            reply: the JSON string handle() returned
-//        {type: "ready", version, pyodide, bootMs}    once, when Python is ready
+//   in:  {type: "wheels", urls}  plugin wheels to load at boot, after the engine's own (sent by the
+//                               client right after it starts the worker)
+//   in:  {id, type: "load-wheel", url}   load one wheel now (answered in turn like a bridge call)
+//   out: {id, reply}            reply: {"ok": true, "value": {"url", "loaded": bool, "error"}}
+//        {type: "ready", version, pyodide, bootMs, wheelErrors: [{url, error}]}
+//                                                     once, when Python is ready (wheelErrors:
+//                                                     the plugin wheels that failed to load)
 //        {type: "boot-error", message}                once, if booting failed
 //        {type: "fatal", id?, message}                Pyodide broke (while answering `id`): the
 //                                                     worker answers nothing more; replace it
 //   in:  {type: "watch", lock}  hold the Web Lock `lock` while this worker lives
 //   out: {type: "watching"}     it is held (the client waits for it: granted = this worker ended)
-// Messages that arrive while booting are queued and answered once boot ends. After a failed
-// boot every message is answered {"ok": false, "error": {"code": "boot_failed", ...}}.
+// Messages that arrive while booting are queued and answered once boot ends, one at a time, in
+// order. After a failed boot every message is answered {"ok": false, "error": {"code":
+// "boot_failed", ...}}. A plugin wheel that fails to load is reported, never fails the boot.
 //
 // Every URL derives from import.meta.url (the module's folder is served at
 // /modules/firefight/ in Foundry): Pyodide, its lockfile, the stdlib and every wheel come from
@@ -35,7 +42,14 @@ wasmFailure.catch(() => {}); // raced in boot(); never reported as unhandled mea
 const instantiateStreaming = WebAssembly.instantiateStreaming?.bind(WebAssembly);
 
 async function instantiateFromResponse(source, imports) {
-  let response = await source;
+  let response;
+  try {
+    response = await source;
+  } catch (err) { // a network error: fail the boot naming the file, as for a bad response
+    const failure = new Error(`runtime/pyodide/pyodide.asm.wasm: ${err?.message ?? err}`, { cause: err });
+    rejectWasm(failure);
+    throw failure;
+  }
   const where = String(response.url || "WebAssembly module").replace(/^.*?\/runtime\//, "runtime/");
   try {
     if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`);
@@ -67,6 +81,8 @@ let handle = null; // firefight.bridge.handle, once booted
 let bootError = null; // the boot failure's message, if booting failed
 let broken = null; // why the interpreter can no longer be trusted (a Pyodide fatal error)
 const queue = []; // [{id, message}] received while booting
+const pluginWheels = []; // plugin wheel URLs to load at boot ({type: "wheels"})
+let turn = Promise.resolve(); // answers are given one at a time, in order (a wheel load is async)
 
 function errorReply(code, message) {
   return JSON.stringify({ ok: false, error: { code, message, fields: [] } });
@@ -99,8 +115,35 @@ function fatal(id, reason) {
   self.postMessage({ type: "fatal", ...(id === undefined ? {} : { id }), message: `Pyodide fatal error: ${reason}` });
 }
 
-function answer({ id, message }) {
+/**
+ * Load wheels into Pyodide, each on its own so a failure is named by its URL: loadPackage
+ * reports a wheel it could not load (a 404, a bad archive) through errorCallback, without
+ * throwing. -> [{url, error}] of those that failed.
+ */
+async function loadWheels(urls) {
+  const failures = [];
+  for (const url of urls) {
+    const errors = [];
+    try {
+      await pyodide.loadPackage([url], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
+    } catch (err) {
+      errors.push(String(err?.message ?? err));
+    }
+    if (errors.length) failures.push({ url, error: errors.join("; ") });
+  }
+  return failures;
+}
+
+async function answerLoadWheel({ id, url }) {
+  const [failure] = await loadWheels([String(url)]);
+  const value = { url: String(url), loaded: !failure, error: failure?.error ?? null };
+  self.postMessage({ id, reply: JSON.stringify({ ok: true, value }) });
+}
+
+function answer(data) {
+  const { id, message } = data;
   if (broken !== null) return; // the client replaces this worker
+  if (data.type === "load-wheel" && bootError === null) return answerLoadWheel(data);
   let reply;
   if (bootError !== null) {
     reply = errorReply("boot_failed", `The Firefight engine failed to start: ${bootError}`);
@@ -133,11 +176,17 @@ function watch(lock) {
   self.navigator?.locks?.request(String(lock), held).catch(() => {});
 }
 
+/** Answer in turn: after every answer owed before it (a wheel load is awaited). */
+function inTurn(data) {
+  turn = turn.then(() => answer(data)).catch((err) => console.error("[firefight worker]", err));
+}
+
 self.onmessage = (event) => {
   const data = event.data ?? {};
   if (data.type === "watch") watch(data.lock);
+  else if (data.type === "wheels") pluginWheels.push(...(Array.isArray(data.urls) ? data.urls.map(String) : []));
   else if (handle === null && bootError === null) queue.push(data);
-  else answer(data);
+  else inTurn(data);
 };
 
 async function fetchManifest() {
@@ -170,11 +219,14 @@ async function boot() {
     { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
   );
   if (failures.length) throw new Error(`loading the engine's wheels: ${failures.join("; ")}`);
+  // Plugin wheels (other modules' flags.firefight.wheels), before the engine first reads its
+  // entry points; one that fails is reported with the ready message, the engine boots anyway.
+  const wheelErrors = await loadWheels(pluginWheels);
 
   const bridge = pyodide.pyimport("firefight.bridge");
   const version = pyodide.runPython("import firefight; firefight.__version__");
   handle = bridge.handle;
-  return { version, pyodide: pyodide.version, bootMs: Math.round(performance.now() - started) };
+  return { version, pyodide: pyodide.version, bootMs: Math.round(performance.now() - started), wheelErrors };
 }
 
 boot().then(
@@ -186,5 +238,5 @@ boot().then(
   },
 ).finally(() => {
   // Answer what arrived while booting, in order (with results, or boot_failed errors).
-  for (const data of queue.splice(0)) answer(data);
+  for (const data of queue.splice(0)) inTurn(data);
 });

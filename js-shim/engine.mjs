@@ -35,6 +35,7 @@ export const CALL_TIME_LIMITS_MS = Object.freeze({
   resolve: 15_000, // a result and its card; a multi-target area shot is the largest
   apply: 10_000,
   card: 10_000,
+  loadWheel: 60_000, // downloads and installs one plugin wheel
 });
 /** Any op not listed above. */
 export const DEFAULT_CALL_TIME_LIMIT_MS = 30_000;
@@ -99,6 +100,16 @@ export class EngineClient extends EventTarget {
     this._bootTimer = null;
     this._clock = null; // {id, worker, timer}: the call the worker is working on
     this._workers = 0;
+    // Plugin wheels every worker loads at boot, after the engine's own (the active modules'
+    // flags.firefight.wheels, and every wheel loadWheel() loaded since): a restarted engine has
+    // them again.
+    this.wheels = [];
+    this.wheelErrors = []; // [{url, error}]: the plugin wheels the last boot could not load
+    this.onWheel = null; // async ({url, loaded, error}) => value loadWheel resolves
+    // async () => {}: run when a new worker has booted, before the engine is "ready" (the module
+    // reads the engine's catalog there, so "ready" means its rulesets and settings are known).
+    // It reports its own errors; its calls are answered, untimed, within the boot time limit.
+    this.prepare = null;
   }
 
   /** Start the worker (idempotent while it runs). Resolves when Python is ready. */
@@ -159,7 +170,8 @@ export class EngineClient extends EventTarget {
     };
     try {
       if (lock) worker.postMessage({ type: "watch", lock });
-      for (const entry of this.pending.values()) worker.postMessage({ id: entry.id, message: entry.message });
+      if (this.wheels.length) worker.postMessage({ type: "wheels", urls: [...this.wheels] });
+      for (const entry of this.pending.values()) worker.postMessage(entry.post);
     } catch (err) {
       this._failBoot(err?.message ?? String(err));
     }
@@ -179,10 +191,17 @@ export class EngineClient extends EventTarget {
   _onMessage(data) {
     if (data?.type === "ready") {
       if (this.status !== "booting") return; // timed out or failed already
-      clearTimeout(this._bootTimer);
-      this._setStatus("ready");
-      this._resolveReady?.();
-      this._startClock();
+      this.wheelErrors = Array.isArray(data.wheelErrors) ? data.wheelErrors : [];
+      const worker = this.worker;
+      const ready = () => {
+        if (this.worker !== worker || this.status !== "booting") return; // replaced meanwhile
+        clearTimeout(this._bootTimer);
+        this._setStatus("ready");
+        this._resolveReady?.();
+        this._startClock();
+      };
+      if (!this.prepare) ready();
+      else Promise.resolve().then(() => this.prepare()).catch(() => {}).then(ready);
       return;
     }
     if (data?.type === "boot-error") {
@@ -295,16 +314,34 @@ export class EngineClient extends EventTarget {
 
   /** Send one bridge op; resolves with `value`, rejects with EngineError. */
   call(op, payload = {}) {
+    const id = this.nextId++;
+    return this._send(op, { id, message: JSON.stringify({ op, ...payload }) });
+  }
+
+  /**
+   * Load one wheel into the engine now (answered in turn, like a call) and into every worker
+   * started later. Resolves {url, loaded, error}, or what `onWheel(that)` resolves (the module
+   * sets it: report a failure, ask the engine to `rescan`, use the new catalog).
+   */
+  async loadWheel(url) {
+    const href = String(url);
+    if (!this.wheels.includes(href)) this.wheels.push(href);
+    const id = this.nextId++;
+    const loaded = await this._send("loadWheel", { id, type: "load-wheel", url: href });
+    if (!loaded?.loaded) this.wheels = this.wheels.filter((w) => w !== href); // not again at a restart
+    return this.onWheel ? this.onWheel(loaded) : loaded;
+  }
+
+  _send(op, post) {
     this.start();
     if (this.status === "failed") return Promise.reject(this.failure);
-    const id = this.nextId++;
-    const message = JSON.stringify({ op, ...payload });
+    const { id } = post;
     return new Promise((resolve, reject) => {
-      const entry = { id, op, message, resolve, reject, retried: false };
+      const entry = { id, op, message: post.message, post, resolve, reject, retried: false };
       this.pending.set(id, entry);
       try {
         // The worker queues messages that arrive before Python is ready.
-        this.worker.postMessage({ id, message });
+        this.worker.postMessage(post);
       } catch (err) {
         this._crash(err?.message ?? String(err));
         return;

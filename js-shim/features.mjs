@@ -1,10 +1,12 @@
-// Table features built on the actions path (actions.mjs), each a generic mechanism that
-// config.mjs (TABLE_FEATURES) switches on per ruleset with the names of its data:
+// Table features built on the actions path (actions.mjs), each a generic mechanism that a ruleset
+// switches on with the names of its data in its declared table features (`Ruleset.features`,
+// read from the engine's catalog: catalog.mjs `tableFeatures`):
 //   sheet actions (buttons on the Firefight tab), effects when a combat ends, facing
 //   (`bearing_deg` from the token's rotation) and sighting-in memory (`sighting_turns`) for any
 //   ruleset whose shot options have them, exploding rounds that deviate (template + blast), and
 //   the healing clock ("Advance time").
-import { MODULE_ID, tableFeatures } from "./config.mjs";
+import { MODULE_ID } from "./config.mjs";
+import { tableFeatures } from "./catalog.mjs";
 import { isActiveGM } from "./relay.mjs";
 import { t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
@@ -13,13 +15,13 @@ import { withActor } from "./writes.mjs";
 import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/index.mjs";
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
-import { registerExtraAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
+import { registerTableAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
 import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween } from "./geometry.mjs";
 
 const localize = (k) => game.i18n.localize(k);
 
 /**
- * Pure: which points of a clock (`hours`, e.g. the critical points 0.5, 1, 3, 6, 12 h) fall due
+ * Pure: which points of a clock (`hours`: the points the ruleset declares, in hours) fall due
  * when it moves from `elapsed` by `step` hours, after the `done` first ones. -> [1-based points]
  */
 export function duePoints(hours, elapsed, step, done = 0) {
@@ -333,15 +335,12 @@ const TABLE_ACTIONS = {
   advance_time: (api) => (opts) => (opts?.hours ? advanceTime(api, opts.hours, opts.ruleset) : advanceTimeDialog(api, opts?.ruleset)),
 };
 
-export function installFeatures(api, engine, rulesets) {
+export function installFeatures(api, engine) {
   shotOptionProviders.push(sceneOptions);
   shotListeners.push(({ a, request }) => (request.options && "sighting_turns" in request.options ? clearSighting(a.actor) : null));
   shotListeners.push((ctx) => afterExplodingShot(api, engine, ctx));
-  for (const ruleset of rulesets) {
-    for (const name of tableFeatures(ruleset).actions ?? []) {
-      if (TABLE_ACTIONS[name]) registerExtraAction(ruleset, name, TABLE_ACTIONS[name](api));
-    }
-  }
+  // Offered for the rulesets whose features list them (actions.mjs `tableActionsOf`).
+  for (const [name, make] of Object.entries(TABLE_ACTIONS)) registerTableAction(name, make(api));
   Hooks.on("updateToken", onUpdateToken);
   Hooks.on("deleteCombat", (combat) => onDeleteCombat(engine, combat).catch((err) => reportError(err)));
   api.advanceTime = (hours) => advanceTime(api, hours);

@@ -1,12 +1,16 @@
 // Firefight: the module entry Foundry loads (module.json "esmodules").
 // Ruleset-agnostic glue between Foundry's client API and the Python engine; each job lives in
 // a small module of its own (settings, apply, chat, sheet, items).
-import { MODULE_ID, RULESET_CHOICES, tableFeatures } from "./config.mjs";
+import { MODULE_ID } from "./config.mjs";
 import { EngineClient } from "./engine.mjs";
 import { shoot, resolveWithEntropy, reportError, currentRuleset } from "./shoot.mjs";
 import { onRenderChatMessage } from "./chat.mjs";
 import { Applier } from "./apply.mjs";
-import { registerCoreSettings, registerRulesetSettings, rulesetSettings } from "./settings.mjs";
+import { registerCoreSettings, rulesetSettings } from "./settings.mjs";
+import {
+  registerCatalogSettings, mergeCachedStrings, applyCatalog, catalog, catalogReady, catalogLanguage,
+  pluginWheels, reportPlugin, tableFeatures,
+} from "./catalog.mjs";
 import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
 import { onPreCreateItem, onDropCanvasData } from "./items.mjs";
 import { t } from "./i18n.mjs";
@@ -18,10 +22,55 @@ const engine = new EngineClient(new URL("./engine-worker.mjs", import.meta.url))
 const applier = new Applier(engine);
 const activation = new ChitActivation(engine, applier);
 activation.listen();
-let settingsReady = null;
+// The modules/ folder (this file is modules/firefight/js-shim/firefight.mjs): other modules'
+// wheels are at modules/<id>/<path>, derived like every URL of the shim.
+const MODULES_BASE = new URL("../../", import.meta.url);
+const wheelModule = new Map(); // plugin wheel URL -> the module that declares it
+
+/** The engine's catalog (`hello`, or `rescan` after a wheel was loaded) put to use. */
+async function loadCatalog(op) {
+  return applyCatalog(await engine.call(op, { lang: catalogLanguage() }));
+}
+
+/** A wheel that failed to load, reported naming its module and file. */
+function reportWheel({ url, error }) {
+  const file = String(url).split("/").pop();
+  reportPlugin({ name: wheelModule.has(url) ? `${wheelModule.get(url)} (${file})` : file, error });
+}
+
+// api.engine.loadWheel(url): the wheel in this engine and every restarted one, then `rescan`:
+// new rulesets are choices at once, their settings registered, their strings merged.
+engine.onWheel = async (loaded) => {
+  if (!loaded?.loaded) {
+    reportWheel(loaded ?? {});
+    throw new Error(`Firefight: ${loaded?.url ?? "?"}: ${loaded?.error ?? "not loaded"}`);
+  }
+  return loadCatalog("rescan");
+};
+// Each boot (a restart too) reads the engine's catalog before the engine counts as ready, so
+// "ready" means the rulesets, their settings and the plugins' strings are known.
+engine.prepare = () => loadCatalog("hello").catch((err) => reportError(err));
+// Each boot (a restart too) reports the plugin wheels it could not load.
+engine.addEventListener("status", () => {
+  if (engine.status === "ready") for (const failure of engine.wheelErrors) reportWheel(failure);
+});
+
+/**
+ * Wait until the world's rulesets are known (the cached catalog, else the engine's); a world that
+ * never had a catalog and whose engine failed gets the engine's failure instead of waiting on.
+ */
+async function catalogKnown() {
+  await Promise.race([catalogReady, engine.start().catch(() => {})]);
+  if (!catalog().rulesets.length && engine.status === "failed") throw engine.failure;
+}
 
 async function shootAndApply(opts) {
-  await settingsReady;
+  try {
+    await catalogKnown();
+  } catch (err) {
+    reportError(err);
+    return null;
+  }
   const message = await shoot(engine, opts);
   if (message && game.settings.get(MODULE_ID, "autoApply")) await applier.request(message);
   return message;
@@ -41,6 +90,10 @@ const api = {
   undo: (message) => applier.undo(typeof message === "string" ? game.messages.get(message) : message),
   /** The world's settings for a ruleset, as sent with every request. */
   settings: (ruleset = currentRuleset()) => rulesetSettings(ruleset),
+  /** The world's ruleset (its setting, or the engine's default while none was chosen). */
+  ruleset: () => currentRuleset(),
+  /** The engine's catalog: rulesets, house rules, plugins, units (docs/architecture.md). */
+  catalog: () => foundry.utils.deepClone(catalog()),
   /** Open an actor's Firefight data sheet. */
   sheet: (actor) => openFirefightSheet(engine, actor),
   /** Combat by chit pull: the drawn activation order of a combat, and ending its round on purpose. */
@@ -54,16 +107,29 @@ const api = {
    * targets, values, options, dialog, apply}). Resolves the ChatMessage carrying the result.
    */
   act: async (action, opts = {}) => {
-    await settingsReady;
+    try {
+      await catalogKnown();
+    } catch (err) {
+      reportError(err);
+      return null;
+    }
     return runAction(engine, applier, action, opts);
   },
 };
-installFeatures(api, engine, Object.keys(RULESET_CHOICES));
+installFeatures(api, engine);
 
 Hooks.once("init", () => {
+  // The ruleset choice and every ruleset's and house rule's settings, from the world's cached
+  // catalog (updated in place once the engine reports: catalog.mjs).
+  registerCatalogSettings();
   registerCoreSettings();
-  // Ruleset settings come from runtime/schemas.json: registered as soon as it is read.
-  settingsReady = registerRulesetSettings(engine).catch((err) => reportError(err));
+  // Plugin wheels of the active modules, loaded by every boot after the engine's own.
+  const { wheels, problems } = pluginWheels(Array.from(game.modules?.values?.() ?? []), MODULES_BASE);
+  for (const problem of problems) reportPlugin(problem);
+  for (const { module, url } of wheels) {
+    wheelModule.set(url, module);
+    if (!engine.wheels.includes(url)) engine.wheels.push(url);
+  }
   game.keybindings?.register?.(MODULE_ID, "shoot", {
     name: "FIREFIGHT.ui.keybinding.shoot.name",
     hint: "FIREFIGHT.ui.keybinding.shoot.hint",
@@ -76,6 +142,9 @@ Hooks.once("init", () => {
   const mod = game.modules.get(MODULE_ID);
   if (mod) mod.api = api;
 });
+
+// Translations are loaded by now: the cached plugin strings go under them.
+Hooks.once("i18nInit", () => mergeCachedStrings());
 
 Hooks.once("setup", () => {
   applier.listen();
@@ -132,6 +201,16 @@ Hooks.on("renderTokenHUD", (hud, html) => {
   col.append(button);
 });
 
+// The tools below depend on the ruleset's table features: a new catalog or another ruleset has
+// Foundry collect them again (v13 SceneControls#render({reset: true}) calls getSceneControlButtons
+// anew; a plain render only refreshes the tools it has: as the Dice Tray module (dice-calculator)
+// re-renders the controls when its setting changes).
+const refreshControls = () => ui.controls?.render?.({ reset: true });
+Hooks.on("firefight.rulesetsChanged", refreshControls);
+Hooks.on("updateSetting", (setting) => {
+  if (setting?.key === `${MODULE_ID}.ruleset`) refreshControls();
+});
+
 // Scene controls (Foundry v13): "Firefight actions" on the token controls; the referee's clock.
 Hooks.on("getSceneControlButtons", (controls) => {
   const tools = controls?.tokens?.tools;
@@ -143,7 +222,7 @@ Hooks.on("getSceneControlButtons", (controls) => {
   tools.firefightAdvanceTime = {
     name: "firefightAdvanceTime", title: "FIREFIGHT.ui.actions.clock.advance", icon: "fa-solid fa-clock",
     order: Object.keys(tools).length, button: true,
-    visible: Boolean(game.user?.isGM) && Boolean(tableFeatures(game.settings.get(MODULE_ID, "ruleset")).healing),
+    visible: Boolean(game.user?.isGM) && Boolean(tableFeatures(currentRuleset()).healing),
     onChange: () => api.act("advance_time"),
   };
 });

@@ -2,14 +2,6 @@
 // Only flags.firefight.<ruleset> is read; nothing here knows a ruleset's rules.
 import { t } from "./i18n.mjs";
 
-const METRES_PER_UNIT = {
-  m: 1, meter: 1, meters: 1, metre: 1, metres: 1,
-  km: 1000, kilometer: 1000, kilometers: 1000,
-  ft: 0.3048, feet: 0.3048, foot: 0.3048,
-  yd: 0.9144, yard: 0.9144, yards: 0.9144,
-  mi: 1609.344, mile: 1609.344, miles: 1609.344,
-};
-
 /** The ruleset's data object stored on a document, or undefined. */
 export function rulesetData(doc, ruleset) {
   return doc?.flags?.firefight?.[ruleset];
@@ -99,19 +91,17 @@ export function combatant(token, ruleset) {
 }
 
 /**
- * Scene distance -> {value, units:"m"}; unknown units pass through unchanged (the engine names
- * them). `metresPerUnit` > 0 (the world's unit mapping) overrides the scene's unit name.
+ * Scene distance -> a request's range. The scene's unit name is passed on as it is: the engine
+ * turns it into metres with its own table (and a ruleset that reads tabletop inches sees inches).
+ * `metresPerUnit` > 0 (the world's unit mapping) gives metres instead.
  */
 export function rangeFromMeasure(distance, units, metresPerUnit = 0) {
   if (metresPerUnit > 0) return { value: Math.round(distance * metresPerUnit * 100) / 100, units: "m" };
-  const key = String(units ?? "").trim().toLowerCase().replace(/\.$/, "");
-  const factor = METRES_PER_UNIT[key];
-  if (factor === undefined) return { value: distance, units: units ?? "" };
-  return { value: Math.round(distance * factor * 100) / 100, units: "m" };
+  return { value: Math.round(distance * 100) / 100, units: String(units ?? "").trim() };
 }
 
 /** The full attack request. */
-export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {}, settings }) {
+export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {}, settings, house }) {
   const request = {
     ruleset,
     action: "attack",
@@ -122,5 +112,7 @@ export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, 
     options: structuredClone(options),
   };
   if (settings && Object.keys(settings).length) request.settings = structuredClone(settings);
+  // The house rules of the ruleset for this action: {<rule id>: {options, settings}} (house.mjs).
+  if (house && Object.keys(house).length) request.house = structuredClone(house);
   return request;
 }

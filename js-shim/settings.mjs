@@ -1,19 +1,14 @@
-// World and client settings: Firefight's own, and every ruleset's world settings generated from
-// its `settings` JSON schema (shipped as runtime/schemas.json, written by tools/dump_schemas.py,
-// so they can be registered before the engine has booted). A ruleset setting is registered as
-// "<ruleset>.<field>" and sent to the engine as `request.settings`.
-import { MODULE_ID, DEFAULT_RULESET, RULESET_CHOICES } from "./config.mjs";
+// World and client settings: Firefight's own, and the world settings every ruleset and house rule
+// declares in its `settings` JSON schema (from the engine's catalog, js-shim/catalog.mjs, which
+// registers them at init from the cached catalog and again when the engine reports). A ruleset's
+// setting is registered as "<ruleset>.<field>" and sent to the engine as `request.settings`; a
+// house rule's as "house.<rule id>.<field>", sent as `request.house.<rule id>.settings`.
+import { MODULE_ID } from "./config.mjs";
 import { fieldsFromSchema } from "./form.mjs";
 
-export const SCHEMAS_URL = new URL("../runtime/schemas.json", import.meta.url);
-
-/** Firefight's own settings (registered at init). */
+/** Firefight's own settings (registered at init; the ruleset choice is catalog.mjs's). */
 export function registerCoreSettings() {
   const reg = (key, data) => game.settings.register(MODULE_ID, key, data);
-  reg("ruleset", {
-    name: "FIREFIGHT.ui.settings.ruleset.name", hint: "FIREFIGHT.ui.settings.ruleset.hint",
-    scope: "world", config: true, type: String, choices: RULESET_CHOICES, default: DEFAULT_RULESET,
-  });
   reg("autoApply", {
     name: "FIREFIGHT.ui.settings.autoApply.name", hint: "FIREFIGHT.ui.settings.autoApply.hint",
     scope: "world", config: true, type: Boolean, default: false,
@@ -35,17 +30,18 @@ export function registerCoreSettings() {
 }
 
 /**
- * Pure: one ruleset's settings schema -> [{key, field, data}] for game.settings.register.
- * enum -> String with choices, boolean -> Boolean, number -> Number (a nullable number is 0 when
- * unset, and 0 is then not sent).
+ * Pure: a settings schema -> [{key, field, data}] for game.settings.register, keys
+ * "<prefix>.<field>" (prefix: a ruleset id, or "house.<rule id>"). enum -> String with choices,
+ * boolean -> Boolean, number -> Number (a nullable number is 0 when unset, and 0 is then not
+ * sent). `hint`: the lang key shown under each (the ruleset's or house rule's name, as every
+ * one of them shares Firefight's section); default "FIREFIGHT.<prefix>.name".
  */
-export function settingsFromSchema(ruleset, schema, localize = (k) => k) {
+export function settingsFromSchema(prefix, schema, localize = (k) => k, { hint = `FIREFIGHT.${prefix}.name` } = {}) {
   if (!schema) return [];
   // Foundry localizes a setting's name, hint and choices when it shows them: pass lang keys
   // (registration may run before the translations are loaded), the schema's title otherwise.
   return fieldsFromSchema(schema, localize).map((field) => {
-    // The hint names the ruleset, as every ruleset's settings share Firefight's section.
-    const data = { name: field.labelKey ?? field.label, hint: field.hint || `FIREFIGHT.${ruleset}.name`, scope: "world", config: true };
+    const data = { name: field.labelKey ?? field.label, hint: field.hint || hint, scope: "world", config: true };
     if (field.kind === "select") {
       data.type = String;
       data.choices = Object.fromEntries(field.choices.map((c) => [c.value, c.labelKey ?? c.label]));
@@ -57,7 +53,7 @@ export function settingsFromSchema(ruleset, schema, localize = (k) => k) {
       data.type = Number;
       data.default = field.default ?? 0;
     }
-    return { key: `${ruleset}.${field.name}`, field, data };
+    return { key: `${prefix}.${field.name}`, field, data };
   });
 }
 
@@ -71,47 +67,31 @@ export function requestValue(field, value) {
   return field.step === 1 ? Math.trunc(n) : n;
 }
 
-const registered = new Map(); // ruleset -> [{key, field}]
-let schemas = null;
+const registered = new Map(); // prefix ("<ruleset>" or "house.<id>") -> [{key, field}]
 
-/** Fetch runtime/schemas.json (or ask the engine) and register every ruleset's settings. */
-export async function registerRulesetSettings(engine, { fetchImpl = globalThis.fetch } = {}) {
-  if (schemas) return schemas;
-  let loaded = null;
-  try {
-    const res = await fetchImpl(SCHEMAS_URL, { cache: "no-cache" });
-    if (res.ok) loaded = (await res.json()).rulesets;
-  } catch { /* fall back to the engine */ }
-  if (!loaded && engine) {
-    loaded = {};
-    for (const id of Object.keys(RULESET_CHOICES)) {
-      try {
-        loaded[id] = await engine.call("schema", { ruleset: id });
-      } catch { /* a ruleset the engine does not know */ }
+/**
+ * Register settings (from settingsFromSchema) under their prefix. A setting registered already
+ * (from the cached catalog at init) is updated in place (name, hint, choices, default: the
+ * registered SettingConfig, as js-shim/catalog.mjs does with the ruleset choice), so a newer
+ * catalog's labels and choices show without a reload.
+ */
+export function registerSettingEntries(prefix, entries) {
+  for (const { key, data } of entries) {
+    const config = game.settings.settings.get(`${MODULE_ID}.${key}`);
+    if (!config) {
+      game.settings.register(MODULE_ID, key, data);
+      continue;
     }
+    for (const k of ["name", "hint", "default"]) config[k] = data[k];
+    if (data.choices) config.choices = data.choices;
   }
-  schemas = loaded ?? {};
-  const localize = (k) => game.i18n.localize(k);
-  for (const [ruleset, entry] of Object.entries(schemas)) {
-    const list = [];
-    for (const { key, field, data } of settingsFromSchema(ruleset, entry.settings, localize)) {
-      if (!game.settings.settings.has(`${MODULE_ID}.${key}`)) game.settings.register(MODULE_ID, key, data);
-      list.push({ key, field });
-    }
-    registered.set(ruleset, list);
-  }
-  return schemas;
+  registered.set(prefix, entries.map(({ key, field }) => ({ key, field })));
 }
 
-/** The stats schema of a ruleset, if known. */
-export function statsSchema(ruleset) {
-  return schemas?.[ruleset]?.stats ?? null;
-}
-
-/** The world's settings for a ruleset, as `request.settings`. */
-export function rulesetSettings(ruleset) {
+/** The world's values of the settings registered under `prefix`, as the engine takes them. */
+export function settingValues(prefix) {
   const out = {};
-  for (const { key, field } of registered.get(ruleset) ?? []) {
+  for (const { key, field } of registered.get(prefix) ?? []) {
     let value;
     try {
       value = game.settings.get(MODULE_ID, key);
@@ -122,6 +102,16 @@ export function rulesetSettings(ruleset) {
     if (v !== undefined) out[field.name] = v;
   }
   return out;
+}
+
+/** The world's settings for a ruleset, as `request.settings`. */
+export function rulesetSettings(ruleset) {
+  return settingValues(ruleset);
+}
+
+/** The world's settings of a house rule, as `request.house.<id>.settings`. */
+export function houseSettings(ruleId) {
+  return settingValues(`house.${ruleId}`);
 }
 
 /** Whether the active GM's client rolls players' shots (the world setting "gmRollsShots"). */

@@ -5,7 +5,7 @@
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { fieldsFromSchema, renderFields, readForm, escapeHTML } from "./form.mjs";
-import { statsSchema } from "./settings.mjs";
+import { statsSchema, rulesetInfo, catalogReady } from "./catalog.mjs";
 import { flagUpdate } from "./apply.mjs";
 import { stableStringify } from "./json.mjs";
 import { withActor } from "./writes.mjs";
@@ -30,11 +30,11 @@ function conditionText(c) {
 }
 
 /** The tab's HTML for an actor (pure given its inputs). */
-export function sectionHTML(actor, ruleset, schema) {
+export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${ruleset}.name`) {
   const ff = actor.flags?.[MODULE_ID] ?? {};
   const stats = ff[ruleset];
   const editable = Boolean(actor.isOwner ?? game.user?.isGM);
-  const heading = `<h3 class="ff-sheet-ruleset">${escapeHTML(localize(`FIREFIGHT.${ruleset}.name`))}</h3>`;
+  const heading = `<h3 class="ff-sheet-ruleset">${escapeHTML(localize(labelKey))}</h3>`;
   if (!stats) {
     return `${heading}<p class="ff-sheet-missing">${escapeHTML(t("FIREFIGHT.ui.sheet.noData", "{name} has no Firefight data for this ruleset.", { name: actor.name }))}</p>
       ${editable ? `<button type="button" data-firefight-action="sheet-init">${escapeHTML(t("FIREFIGHT.ui.sheet.addData", "Add Firefight data"))}</button>` : ""}`;
@@ -190,10 +190,15 @@ function keepDraft(section, holder, key) {
 
 function buildSection(engine, actor, holder = {}) {
   const ruleset = currentRuleset();
-  const schema = statsSchema(ruleset);
   const section = document.createElement("section");
   section.className = "firefight-sheet";
-  section.innerHTML = sectionHTML(actor, ruleset, schema);
+  if (!rulesetInfo(ruleset)) {
+    // A fresh world before its engine has booted: the ruleset and its fields are not known yet.
+    section.innerHTML = `<p class="ff-sheet-pending">${escapeHTML(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"))}</p>`;
+    return section;
+  }
+  const schema = statsSchema(ruleset);
+  section.innerHTML = sectionHTML(actor, ruleset, schema, rulesetInfo(ruleset).label_key);
   // Wired first, so what it takes as "shown" is the actor's data; the draft goes on top.
   let saved = () => {};
   wireSection(engine, section, actor, ruleset, schema, () => saved());
@@ -239,6 +244,14 @@ export function onRenderActorSheet(engine, sheet, html) {
   if (!root || !actor) return;
   for (const el of root.querySelectorAll(".firefight-sheet, .firefight-tab")) el.remove();
   const section = buildSection(engine, actor, sheet);
+  // Drawn before the catalog was known: drawn again once it is (ApplicationV2#render).
+  if (!rulesetInfo(currentRuleset()) && !sheet._firefightAwaits) {
+    sheet._firefightAwaits = true;
+    catalogReady.then(() => {
+      sheet._firefightAwaits = false;
+      if (sheet.rendered !== false) sheet.render?.();
+    });
+  }
   const places = currentAdapter().sheet ?? {};
   const { nav, body } = tabPlaces(root, places);
   if (!nav || !body) {

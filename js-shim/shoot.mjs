@@ -5,8 +5,12 @@ import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
 import { t } from "./i18n.mjs";
-import { rulesetSettings, unitMetres, gmRollsShots } from "./settings.mjs";
+import { rulesetSettings, houseSettings, unitMetres, gmRollsShots } from "./settings.mjs";
 import { Refusal, ask } from "./relay.mjs";
+import { currentRuleset, houseRules } from "./catalog.mjs";
+import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
+
+export { currentRuleset };
 
 const schemaCache = new Map();
 
@@ -27,10 +31,6 @@ function autoOptions(ctx) {
     }
   }
   return out;
-}
-
-export function currentRuleset() {
-  return game.settings.get(MODULE_ID, "ruleset");
 }
 
 /**
@@ -106,7 +106,7 @@ function formatOdds(odds) {
   return { pct: `${pct}%`, detail: `${odds.exact ?? ""}${netText}` };
 }
 
-function dialogContent({ a, b, range, weapons, fields, values }) {
+function dialogContent({ a, b, range, weapons, fields, values, house }) {
   const weaponOpts = weapons.map((w, i) => `<option value="${i}">${escapeHTML(w.name)}</option>`).join("");
   return `<div class="firefight-shot">
   <p class="ff-matchup"><strong>${escapeHTML(a.name)}</strong> → <strong>${escapeHTML(b.name)}</strong>
@@ -114,6 +114,7 @@ function dialogContent({ a, b, range, weapons, fields, values }) {
   <div class="form-group" data-field="weapon"><label for="firefight-weapon">${escapeHTML(t("FIREFIGHT.ui.dialog.weapon", "Weapon"))}</label>
     <div class="form-fields"><select id="firefight-weapon" name="weapon">${weaponOpts}</select></div></div>
   ${renderFields(fields, values)}
+  ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   <div class="ff-odds" data-firefight-odds aria-live="polite">
     <span class="ff-odds-label">${escapeHTML(t("FIREFIGHT.ui.dialog.hitChance", "Hit chance"))}</span>
     <span class="ff-odds-value" data-odds-value>…</span>
@@ -122,14 +123,15 @@ function dialogContent({ a, b, range, weapons, fields, values }) {
 </div>`;
 }
 
-/** Open the shot dialog; resolves {weaponItem, options} or null. */
+/** Open the shot dialog; resolves {weaponItem, options, house} or null. */
 async function shotDialog(engine, ctx) {
-  const { ruleset, a, b, range, weapons, fields } = ctx;
-  const values = { ...defaultValues(fields), ...(ctx.auto ?? {}) };
+  const { ruleset, a, b, range, weapons, fields, house } = ctx;
+  const values = { ...defaultValues(fields), ...defaultValues(house.fields), ...(ctx.auto ?? {}) };
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => ({
     weaponItem: weapons[Number(form.elements.namedItem("weapon").value)] ?? weapons[0],
     options: readForm(form, fields),
+    house: houseRequest(house.rules, houseOptions(readForm(form, house.fields), house.rules), houseSettings),
   });
   let seq = 0;
   const refresh = async (form) => {
@@ -137,8 +139,8 @@ async function shotDialog(engine, ctx) {
     const out = form.querySelector("[data-firefight-odds]");
     out?.classList.add("pending");
     try {
-      const { weaponItem, options } = read(form);
-      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings });
+      const { weaponItem, options, house: chosen } = read(form);
+      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen });
       const odds = await engine.call("odds", { request });
       if (mine !== seq || !out) return;
       const f = formatOdds(odds);
@@ -159,7 +161,7 @@ async function shotDialog(engine, ctx) {
     window: { title: t("FIREFIGHT.ui.dialog.title", "Fire!"), icon: "fa-solid fa-crosshairs" },
     classes: ["firefight-dialog"],
     position: { width: 440 },
-    content: dialogContent({ a, b, range, weapons, fields, values }),
+    content: dialogContent({ a, b, range, weapons, fields, values, house }),
     buttons: [
       { action: "fire", label: t("FIREFIGHT.ui.dialog.fire", "Fire"), icon: "fa-solid fa-crosshairs", default: true,
         callback: (event, button) => read(button.form) },
@@ -210,9 +212,10 @@ function tokenAt(address) {
 
 /**
  * The active GM's side of "The GM's client rolls players' shots": the player chose the tokens,
- * the weapon and the options; everything else comes from the table here, the dice from this
- * client, and the card is posted with the player's token as its speaker.
- * payload {attacker, target (token addresses), weapon (item id), options, rollMode} -> {messageId}
+ * the weapon, the options and the house rules' options; everything else comes from the table
+ * here, the dice from this client, and the card is posted with the player's token as its speaker.
+ * payload {attacker, target (token addresses), weapon (item id), options, house ({<rule id>:
+ * options}), rollMode} -> {messageId}
  */
 export async function rollForPlayer(engine, applier, payload, sender) {
   const refuse = (code, text) => {
@@ -236,7 +239,12 @@ export async function rollForPlayer(engine, applier, payload, sender) {
   const options = payload.options && typeof payload.options === "object" && !Array.isArray(payload.options) ? payload.options : {};
   const extra = Object.keys(options).find((k) => !known.has(k));
   if (extra) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: `options.${extra}` }));
-  const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options, settings: rulesetSettings(ruleset) });
+  // The house rules: the world's, for this ruleset; the player chose only their dialog fields.
+  const rules = houseRules(ruleset, "attack");
+  const badHouse = unknownHouseOption(payload.house, rules);
+  if (badHouse) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: badHouse }));
+  const house = houseRequest(rules, payload.house ?? {}, houseSettings);
+  const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options, settings: rulesetSettings(ruleset), house });
   const reply = await resolveWithEntropy(engine, request);
   const rollMode = ROLL_MODES.has(payload.rollMode) ? payload.rollMode : null;
   const message = await postCard(reply, request, a, { rolledFor: sender.id, rollMode });
@@ -244,9 +252,10 @@ export async function rollForPlayer(engine, applier, payload, sender) {
 }
 
 /** A player's shot rolled by the active GM's client: resolves the ChatMessage (or throws why not). */
-async function shootThroughGM(a, b, choice) {
+async function shootThroughGM(a, b, request) {
   const reply = await ask("shoot", {
-    attacker: tokenAddress(a), target: tokenAddress(b), weapon: choice.weaponItem?.id ?? null, options: choice.options,
+    attacker: tokenAddress(a), target: tokenAddress(b), weapon: request.weapon?.item_id ?? null, options: request.options,
+    house: chosenHouseOptions(request.house),
     rollMode: game.settings.settings?.has?.("core.rollMode") ? game.settings.get("core", "rollMode") : null,
   });
   if (!reply.ok) throw new Error(reply.reason ?? reply.code);
@@ -260,10 +269,26 @@ async function shootThroughGM(a, b, choice) {
 }
 
 /**
- * api.shoot({attacker?, target?, weapon?, options?, dialog = true})
- * Resolves with the ChatMessage, or null if cancelled or failed (errors are notified).
+ * Hooks "firefight.preRequest" (request, context) before a request is resolved: a handler may
+ * change the request (the GM's check still applies: only what a player may choose survives it)
+ * or return false to cancel. -> whether to go on.
  */
-export async function shoot(engine, { attacker, target, weapon, options, dialog = true } = {}) {
+export function preRequest(request, context) {
+  return Hooks.call("firefight.preRequest", request, context) !== false;
+}
+
+/** Hooks "firefight.result" (result, message) once a result's card is posted. */
+export function announceResult(message) {
+  const result = message?.flags?.[MODULE_ID]?.result;
+  if (result) Hooks.callAll("firefight.result", result, message);
+}
+
+/**
+ * api.shoot({attacker?, target?, weapon?, options?, house?, dialog = true})
+ * Resolves with the ChatMessage, or null if cancelled or failed (errors are notified).
+ * `house`: {<rule id>: options} for the house rules' dialog fields.
+ */
+export async function shoot(engine, { attacker, target, weapon, options, house: houseChoice, dialog = true } = {}) {
   let request = null;
   try {
     const ruleset = currentRuleset();
@@ -274,30 +299,38 @@ export async function shoot(engine, { attacker, target, weapon, options, dialog 
     const range = measureRange(a, b);
     const settings = rulesetSettings(ruleset);
     if (engine.status !== "ready") ui.notifications?.info(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"));
-    const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => game.i18n.localize(k),
-      { auto: t("FIREFIGHT.ui.dialog.auto", "auto") });
+    const localize = (k) => game.i18n.localize(k);
+    const auto = { auto: t("FIREFIGHT.ui.dialog.auto", "auto") };
+    const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), localize, auto);
+    const rules = houseRules(ruleset, "attack");
+    const house = { rules, fields: houseFields(rules, localize, auto) };
     const known = new Set(fields.map((f) => f.name));
-    const auto = Object.fromEntries(Object.entries(autoOptions({ ruleset, a, b })).filter(([k]) => known.has(k)));
+    const autoValues = Object.fromEntries(Object.entries(autoOptions({ ruleset, a, b })).filter(([k]) => known.has(k)));
     let choice;
     if (dialog) {
-      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, auto });
+      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, auto: autoValues, house });
       if (!choice) return null;
     } else {
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
-      choice = { weaponItem, options: { ...defaultValues(fields), ...auto, ...(options ?? {}) } };
+      const chosen = houseOptions(defaultValues(house.fields), rules);
+      for (const [id, opts] of Object.entries(houseChoice ?? {})) if (id in chosen) Object.assign(chosen[id], opts);
+      choice = { weaponItem, options: { ...defaultValues(fields), ...autoValues, ...(options ?? {}) }, house: houseRequest(rules, chosen, houseSettings) };
     }
+    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
+    const gmRolls = !game.user?.isGM && gmRollsShots();
+    if (!preRequest(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: choice.weaponItem, gmRolls })) return null;
     let message;
-    if (!game.user?.isGM && gmRollsShots()) {
+    if (gmRolls) {
       // The world wants dice a player's client cannot choose: the active GM's client rolls.
-      message = await shootThroughGM(a, b, choice);
+      message = await shootThroughGM(a, b, request);
       request = message.flags?.[MODULE_ID]?.request ?? null;
     } else {
-      request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
       const reply = await resolveWithEntropy(engine, request);
       if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
       message = await postCard(reply, request, a);
     }
     const result = message?.flags?.[MODULE_ID]?.result ?? null;
+    announceResult(message);
     for (const fn of shotListeners) {
       try {
         await fn({ ruleset, a, b, request, result, message });

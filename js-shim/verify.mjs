@@ -4,7 +4,7 @@
 // item, the range it measures and the world's settings, and compares; what the player chose
 // (the dialog's options, checked by the engine against their schema, the weapon among the
 // shooter's items, the target among the scene's tokens) is taken from the request. Every other
-// action's participants, weapon and settings are checked the same way.
+// action's participants, weapon, settings and house rules are checked the same way.
 //
 // An actor's data may have changed since the shot was posted (other hits applied meanwhile): its
 // data in the request may be its current data or any data an apply record on it says it had
@@ -13,8 +13,10 @@ import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
 import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant, itemsOf } from "./request.mjs";
 import { stableStringify } from "./json.mjs";
-import { rulesetSettings } from "./settings.mjs";
+import { rulesetSettings, houseSettings } from "./settings.mjs";
 import { currentRuleset, measureRange } from "./shoot.mjs";
+import { houseRules } from "./catalog.mjs";
+import { houseRequest, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 import { rulesetSchema, actionVariant, planRequest } from "./actions.mjs";
 
 /** How long before its message a shot may have been built (dialog open, engine resolving). */
@@ -138,6 +140,15 @@ async function check(engine, request, actorFor, since) {
     throw new Mismatch(firstDifference(takesSettings ? settings : undefined, request.settings, "settings"),
       t("FIREFIGHT.ui.verify.settings", "not the world's settings"));
   }
+  // The house rules: the world's for this ruleset and action, each with the world's settings; a
+  // player chose only their dialog options (the engine checks the values against their schema).
+  const rules = houseRules(ruleset, action);
+  const chosen = chosenHouseOptions(request.house);
+  const unknown = unknownHouseOption(chosen, rules);
+  if (unknown) throw new Mismatch(unknown, t("FIREFIGHT.ui.verify.house", "not a house rule of this world"));
+  const house = houseRequest(rules, chosen, houseSettings);
+  const hd = firstDifference(house, request.house ?? {}, "house");
+  if (hd) throw new Mismatch(hd, t("FIREFIGHT.ui.verify.houseSettings", "not the world's house rules"));
   if (action !== "attack") return;
   // A shot: rebuilt with the builder the shooter's client used, from the tokens, the item, the
   // range measured here and the world's settings; the player's choices are its options.
@@ -150,7 +161,7 @@ async function check(engine, request, actorFor, since) {
   let range = request.range;
   if (a.center && b.center && canvas?.scene?.id === aDoc.parent?.id) range = measureRange(a, b);
   const weaponItem = itemsOf(actors.get("attacker")).find((i) => i.id === request.weapon?.item_id);
-  const rebuilt = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options: request.options ?? {}, settings });
+  const rebuilt = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options: request.options ?? {}, settings, house });
   // The data of each side as the request has it, once known to be a state the actor had.
   rebuilt.attacker.stats = request.attacker.stats;
   rebuilt.target.stats = request.target.stats;

@@ -4,8 +4,8 @@
     python tools/build_module.py [--out dist/firefight.zip]
 
 The zip holds, at its root (Foundry unpacks it as ``Data/modules/firefight/``): ``module.json``,
-the shim (``js-shim/``), the Pyodide runtime and the wheels it loads (``runtime/``, with the
-settings schemas), the card templates, the languages, the icons and the compendium packs
+the shim (``js-shim/``), the Pyodide runtime and the wheels it loads (``runtime/``), the
+card templates, the languages, the icons and the compendium packs
 compiled to LevelDB, one per supported game system for Actor and Item packs
 (``packs/<source>-<system>/``, each declaring its ``system`` in module.json; run ``make packs``
 first). Nothing else: no tests, no
@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 # Whole directories shipped as they are (files only; dot-files and caches skipped).
 TREES = ("js-shim", "runtime/pyodide", "templates", "lang", "assets")
-SINGLE = ("module.json", "runtime/schemas.json", "runtime/wheels/manifest.json", "README.md")
+SINGLE = ("module.json", "runtime/wheels/manifest.json", "README.md")
 # LevelDB files a pack does not need (the lock and the log are recreated when it is opened).
 PACK_SKIP = {"LOCK", "LOG", "LOG.old"}
 SKIP_SUFFIXES = (".pyc", ".map")

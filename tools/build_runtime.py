@@ -300,6 +300,9 @@ def build_wheels() -> None:
     wheels = [*deps, project]
     write_manifest(wheels_dir, wheels)
     add_bytecode("wheels")  # adds only what a wheel lacks: a kept wheel's bytecode stays
+    # A changed engine may import stdlib modules it did not before: compile those too (the
+    # stdlib zip, like a wheel, only gains what it lacks).
+    add_bytecode("stdlib")
 
 
 def build_test_wheels() -> None:

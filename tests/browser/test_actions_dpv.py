@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Table
+from conftest import BOOT_TIMEOUT_MS, Table
 from test_actions_soe import open_table
 
 AIM_JS = """([a, targets]) => {
@@ -56,6 +56,12 @@ POINTS_JS = """([n, name]) => game.messages.contents.slice(n)
 @pytest.fixture(scope="module")
 def dpv_table(server: str, browser: Any) -> Iterator[Table]:
     t = open_table(server, browser, "dpv", "dpv-npcs")
+    # A world's first load learns the rulesets' table features from the engine (js-shim/catalog.mjs,
+    # which then has Foundry collect the scene controls again: ui.controls.render({reset: true})).
+    # The sandbox collects its tools once, at load: the referee's next visit has "Advance time"
+    # from the world's cached catalog.
+    t.page.reload()
+    t.page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     yield t
     t.context.close()
 

@@ -17,8 +17,11 @@ PRETRAUMA_CLEARED = "(n) => game.actors.getName(n).flags.firefight.soe.pretrauma
 def open_table(server: str, browser: Any, ruleset: str, pack: str) -> Table:
     """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors."""
     context = browser.new_context(viewport={"width": 1440, "height": 860})
-    settings = json.dumps(json.dumps({"firefight.ruleset": ruleset}))
-    context.add_init_script(f"localStorage.setItem('firefight-sandbox.settings', {settings})")
+    # Merged into the stored world settings (kept on a reload, as a world keeps them).
+    settings = json.dumps({"firefight.ruleset": ruleset})
+    key = "'firefight-sandbox.settings'"
+    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
+        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

@@ -46,9 +46,9 @@ def test_page_loads(table: Any) -> None:
     for name in (RIFLEMAN, OFFICER, RHINO):
         assert table.token(name).count() == 1
     api = page.evaluate("() => Object.keys(game.modules.get('firefight').api).sort()")
-    assert api == ["act", "advanceTime", "apply", "combat", "engine", "explodeAt", "metresBetween",
-                   "odds", "resolve", "settings", "sheet", "shoot", "undo"]
-    assert page.evaluate("() => game.settings.get('firefight', 'ruleset')") == "soe"
+    assert api == ["act", "advanceTime", "apply", "catalog", "combat", "engine", "explodeAt",
+                   "metresBetween", "odds", "resolve", "ruleset", "settings", "sheet", "shoot",
+                   "undo"]
     assert table.errors == []
     assert table.console_errors == []
 
@@ -58,6 +58,9 @@ def test_engine_becomes_ready(ready_table: Any) -> None:
     assert page.evaluate("() => game.modules.get('firefight').api.engine.status") == "ready"
     hello = page.evaluate("() => game.modules.get('firefight').api.engine.call('hello')")
     assert any(r["id"] == "soe" for r in hello["rulesets"])
+    # A fresh world plays the engine's default ruleset; the GM's client records it once known.
+    page.wait_for_function("() => game.settings.get('firefight', 'ruleset') === 'soe'")
+    assert page.evaluate("() => game.modules.get('firefight').api.ruleset()") == "soe"
     ready_table.shot("01-ready")
 
 

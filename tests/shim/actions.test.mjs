@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { actionVariant, planRequest, shapeParticipant, publicRollData, actionLabel } from "../../js-shim/actions.mjs";
 import { bearingDeg, normalizeDeg, deviatedPoint, metresBetween, pixelsPerMetre, inCircle } from "../../js-shim/geometry.mjs";
 import { duePoints, dueHours, tableTexts, sheetButtons } from "../../js-shim/features.mjs";
-import { tableFeatures } from "../../js-shim/config.mjs";
 import { effectsByActor } from "../../js-shim/apply.mjs";
 
 // The shapes pydantic writes: a discriminated union of action models with $defs.
@@ -132,7 +131,12 @@ test("the healing clock: points and whole hours that fall due", () => {
 
 test("sheetButtons: one button per action, one per pending entry, a badge for a negative stat", () => {
   const ruleset = "soe";
-  const specs = tableFeatures(ruleset).sheetActions;
+  // Sheet actions as a ruleset declares them in its table features (Ruleset.features).
+  const specs = [
+    { action: "will_check", badge: "pretrauma" },
+    { action: "delayed_injury_check", each: "delayed_injuries", field: "trauma_class", labelKey: "injury.class" },
+    { action: "general_trauma", dialog: true, tables: { field: "trauma_tables", by: "trauma_class" } },
+  ];
   const buttons = sheetButtons(ruleset, specs, { pretrauma: -3, delayed_injuries: ["minor", "severe", "minor"] });
   assert.deepEqual(buttons.map((b) => b.action), ["will_check", "delayed_injury_check", "delayed_injury_check", "general_trauma"]);
   assert.equal(buttons[0].label, "Will check (-3)");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  unitFields, unitOf, activationsFromOrder, countByCombatant, advance, skippedUnits, turnIndexOf,
+  unitFields, unitOf, activationSpec, activationsFromOrder, countByCombatant, advance, skippedUnits, turnIndexOf,
   blockedByStatuses, activationsHTML, ChitActivation,
 } from "../../js-shim/combat.mjs";
 import { packDocs } from "./fakes.mjs";
@@ -198,4 +198,16 @@ test("without a GM a player's End Turn is refused with a message, and nothing is
   assert.deepEqual(data, { round: 1, turn: 0 }); // nothing moves
   assert.equal(sent.length, 0);
   assert.equal(warned.length, 1);
+});
+
+test("chit pull is the `activation` table feature a ruleset declares: its actions and field names, with defaults", () => {
+  assert.equal(activationSpec({}), null);
+  assert.equal(activationSpec({ activation: { settle: "x" } }), null); // no draw action: no chit pull
+  assert.deepEqual(activationSpec({ activation: { draw: "draw_chits", settle: "end_of_turn", units: "units", round: "turn", served: "skipped_turn", order: "order" } }),
+    { draw: "draw_chits", settle: "end_of_turn", units: "units", round: "turn", served: "skipped_turn", order: "order" });
+  assert.deepEqual(activationSpec({ activation: { draw: "pull" } }), { draw: "pull", settle: null, units: "units", round: null, served: null, order: "order" });
+  // The units' list field is the feature's: another name reads that list's items.
+  const schema = { type: "object", properties: { action: { const: "pull" }, squad: { type: "array", items: { type: "object", properties: { name: {}, grit: {} } } } } };
+  assert.deepEqual(unitFields(schema, "pull", "squad"), ["name", "grit"]);
+  assert.equal(unitFields(schema, "pull"), null);
 });

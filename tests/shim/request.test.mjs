@@ -63,11 +63,12 @@ test("itemEntry puts name and id before the data", () => {
   assert.deepEqual(e, { name: "N", item_id: "x", category: "weapon", damage: 1 });
 });
 
-test("rangeFromMeasure converts scene units to metres", () => {
+test("rangeFromMeasure passes the scene's unit on (the engine converts it), or metres by the world's mapping", () => {
   assert.deepEqual(rangeFromMeasure(15, "m"), { value: 15, units: "m" });
-  assert.deepEqual(rangeFromMeasure(100, "ft"), { value: 30.48, units: "m" });
-  assert.deepEqual(rangeFromMeasure(1.5, "km"), { value: 1500, units: "m" });
+  assert.deepEqual(rangeFromMeasure(100, "ft"), { value: 100, units: "ft" });
+  assert.deepEqual(rangeFromMeasure(1.5, " km "), { value: 1.5, units: "km" });
   assert.deepEqual(rangeFromMeasure(3, "hexes"), { value: 3, units: "hexes" });
+  assert.deepEqual(rangeFromMeasure(10.123456, "in"), { value: 10.12, units: "in" });
 });
 
 test("a token on a scene is named by its UUID: two tokens of one unlinked actor stay apart", () => {

@@ -15,6 +15,8 @@ const schema = { options: { type: "object", properties: {
 
 let created;
 let notes;
+let hooks; // [name, ...args] of every Hooks.call / callAll
+let handlers = {}; // hook name -> handler (Hooks.call returns its value)
 // The player's own actor (Document#testUserPermission(user, "OWNER")), and one they do not own.
 const owned = (actor, ownerId) => Object.assign(actor, { testUserPermission: (user, level) => level === "OWNER" && user?.id === ownerId });
 
@@ -38,6 +40,14 @@ function install({ targets, shooter = "Rifleman" }) {
   globalThis.ui = { notifications: { error: (m) => notes.push(["error", m]), info: (m) => notes.push(["info", m]) } };
   globalThis.CONFIG = { Dice: { randomUniform: () => 0.5 }, sounds: {} };
   globalThis.Roll = Roll;
+  hooks = [];
+  globalThis.Hooks = {
+    call: (name, ...args) => {
+      hooks.push([name, ...args]);
+      return (handlers[name] ?? (() => true))(...args);
+    },
+    callAll: (name, ...args) => { hooks.push([name, ...args]); },
+  };
   globalThis.ChatMessage = {
     getSpeaker: ({ token }) => ({ token: token?.id ?? null, alias: "speaker" }),
     create: async (data) => (created.push(data), { id: "msg1", ...data }),
@@ -60,6 +70,7 @@ function fakeEngine() {
 
 beforeEach(() => {
   delete globalThis.game;
+  handlers = {};
 });
 
 test("a shot without the dialog posts one ChatMessage with the engine's dice as rolls", async () => {
@@ -116,4 +127,31 @@ test("a player cannot shoot with a token they do not own: refused before anythin
   canvas.tokens.controlled = [a];
   game.user = { id: "GM", isGM: true, targets: new Set([b]) };
   assert.ok(await shoot(engine, { dialog: false }));
+});
+
+test("firefight.preRequest may change the request or cancel it; firefight.result follows the card", async () => {
+  install({ targets: true });
+  // A handler changes an option the player could have chosen.
+  handlers["firefight.preRequest"] = (request, context) => {
+    assert.equal(context.action, "attack");
+    assert.equal(context.ruleset, "soe");
+    request.options.target_dodging = true;
+    return undefined;
+  };
+  const engine = fakeEngine();
+  const message = await shoot(engine, { dialog: false });
+  assert.ok(message);
+  const resolve = engine.calls.find((c) => c.op === "resolve");
+  assert.equal(resolve.payload.request.options.target_dodging, true);
+  const [name, result, posted] = hooks.find(([n]) => n === "firefight.result");
+  assert.equal(name, "firefight.result");
+  assert.equal(result.ruleset, "soe");
+  assert.equal(posted.id, "msg1");
+  // A handler that returns false cancels: nothing is rolled or posted, nothing is reported.
+  handlers["firefight.preRequest"] = () => false;
+  const before = { resolves: engine.calls.filter((c) => c.op === "resolve").length, notes: notes.length };
+  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.equal(engine.calls.filter((c) => c.op === "resolve").length, before.resolves);
+  assert.equal(created.length, 1);
+  assert.equal(notes.length, before.notes);
 });

@@ -2,6 +2,7 @@
 // the sandbox imitates (sandbox/foundry/systems.mjs), and the healing clock per unlinked token.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
+import { useCatalog } from "../../js-shim/catalog.mjs";
 import { adapterFor, systemStatus, statusPlan, hasStatus, engineStatuses, setEngineStatus } from "../../js-shim/systems/index.mjs";
 import { SYSTEMS } from "../../sandbox/foundry/systems.mjs";
 import { advanceTime } from "../../js-shim/features.mjs";
@@ -87,6 +88,9 @@ test("the healing clock runs for every unlinked token of one base actor", async 
   globalThis.foundry = { utils: { deepClone: structuredClone } };
   const acted = [];
   const api = { act: async (action, opts) => (acted.push([action, opts.actor.id]), null) };
+  // The clock as the ruleset declares it in its table features (the engine's catalog).
+  useCatalog({ rulesets: [{ id: "dpv", features: { healing: { condition: "critical_points", action: "critical_point",
+    hours: [0.5, 1, 3, 6, 12], unconscious: "unconscious", wake: "regain_consciousness", over: ["stabilized", "dead"] } } }] });
   await advanceTime(api, 0.5, "dpv");
   assert.deepEqual(acted, [["critical_point", "t1"], ["critical_point", "t2"]]);
   assert.equal(a.updates.length, 1);

@@ -1,0 +1,104 @@
+"""The engine's catalog at the table (js-shim/catalog.mjs): the world's ruleset choice and its
+settings on a fresh world once the engine is up, straight from the world's cache on the next load
+(before, or without, any engine), and a wheel loaded at runtime with ``api.engine.loadWheel``: its
+ruleset chosen in Settings without a reload, loaded again by a restarted engine; a wheel that does
+not load reported to the GM while play goes on (issue 13)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from conftest import BOOT_TIMEOUT_MS, REPO
+
+CHOICES_JS = "() => Object.keys(game.settings.settings.get('firefight.ruleset').choices)"
+API = "game.modules.get('firefight').api"
+HELLO = f"(await {API}.engine.call('hello'))"
+HAS_DUEL_JS = f"async () => {HELLO}.rulesets.some((r) => r.id === 'duel')"
+COUNT_JS = f"async () => {HELLO}.rulesets.length"
+DUEL_WHEEL = "modules/firefight-duel/wheels/firefight_duel-0.1.0-py3-none-any.whl"
+LOAD_JS = """async (path) => {
+    const api = game.modules.get('firefight').api;
+    try {
+        await api.engine.loadWheel(new URL(path, location.href).href);
+        return 'loaded';
+    } catch (err) {
+        return err.message;
+    }
+}"""
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+
+
+def _settings_options(page: Any) -> list[str]:
+    """Configure Settings, as the referee opens it: the ruleset's options; closed again."""
+    page.click("#settings-button")
+    select = page.locator('dialog.settings-config select[name="firefight.ruleset"]')
+    select.wait_for()
+    options = select.locator("option").all_inner_texts()
+    page.keyboard.press("Escape")
+    page.locator("dialog.settings-config").wait_for(state="detached")
+    return list(options)
+
+
+def test_a_fresh_world_learns_its_rulesets_and_the_next_load_has_them_at_once(
+        server: str, open_page: Callable[..., Any]) -> None:
+    page, _, errors = open_page(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    # Once the engine is up: every ruleset a choice, their settings registered, the default played.
+    assert page.evaluate(CHOICES_JS) == ["dpv", "percentile", "shock", "soe"]
+    assert page.evaluate("() => game.settings.get('firefight', 'ruleset')") == "soe"
+    assert page.evaluate("() => game.settings.settings.has('firefight.soe.pretrauma')")
+    assert "Stars of Empire (experimental)" in _settings_options(page)
+    # The next load, with no engine at all (its WebAssembly unreachable): everything is registered
+    # from the world's cached catalog at init, and a setting of a ruleset keeps its value.
+    page.evaluate("() => game.settings.set('firefight', 'soe.pretrauma', true)")
+    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.reload()
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    assert page.evaluate("() => game.modules.get('firefight').api.engine.status") != "ready"
+    assert page.evaluate(CHOICES_JS) == ["dpv", "percentile", "shock", "soe"]
+    assert page.evaluate("() => game.settings.get('firefight', 'soe.pretrauma')") is True
+    assert page.evaluate(f"() => {API}.settings('soe').pretrauma") is True
+    assert "Stars of Empire (experimental)" in page.locator("#ruleset-label").inner_text()
+    assert errors == []
+
+
+def test_a_wheel_loaded_at_runtime_is_a_choice_at_once_and_survives_a_restart(
+        server: str, open_page: Callable[..., Any]) -> None:
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    page, _, errors = open_page(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    page.evaluate("""() => { globalThis.__changed = 0;
+        Hooks.on('firefight.rulesetsChanged', () => globalThis.__changed++); }""")
+    assert "duel" not in page.evaluate(CHOICES_JS)
+    assert page.evaluate(LOAD_JS, DUEL_WHEEL) == "loaded"
+    assert page.evaluate("() => globalThis.__changed") == 1
+    assert "duel" in page.evaluate(CHOICES_JS)
+    # The referee chooses it in Settings, without a reload; its label is the plugin's own string.
+    page.click("#settings-button")
+    select = page.locator('dialog.settings-config select[name="firefight.ruleset"]')
+    select.wait_for()
+    select.select_option(label="Duel")
+    page.click('dialog.settings-config button[data-action="save"]')
+    page.wait_for_function("() => game.settings.get('firefight', 'ruleset') === 'duel'")
+    assert page.evaluate("() => game.modules.get('firefight').api.ruleset()") == "duel"
+    # A restarted engine loads the wheel again.
+    page.evaluate("() => game.modules.get('firefight').api.engine.restart()")
+    _ready(page)
+    assert page.evaluate(HAS_DUEL_JS)
+    # A wheel that is not there: the GM is told which, the engine goes on.
+    message = page.evaluate(LOAD_JS, "modules/firefight-duel/wheels/nowhere-0.1.0-py3-none-any.whl")
+    assert "nowhere-0.1.0-py3-none-any.whl" in message
+    note = page.locator("#notifications .notification.error", has_text="nowhere-0.1.0")
+    note.first.wait_for()
+    assert "Firefight" in note.first.inner_text()
+    assert page.evaluate(COUNT_JS) == 5
+    assert errors == []

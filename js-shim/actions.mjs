@@ -93,7 +93,8 @@ export function shapeParticipant(entry, itemSchema, stats = {}) {
   const out = {};
   for (const [key, node] of Object.entries(props)) {
     // A list where the schema wants a value (a vehicle's armor rating, not worn armor) is not it.
-    const fits = key in entry && !(Array.isArray(entry[key]) && node?.type && node.type !== "array");
+    const types = node?.type ? [node.type] : (node?.anyOf ?? []).map((n) => n.type).filter(Boolean);
+    const fits = key in entry && !(Array.isArray(entry[key]) && types.length && !types.includes("array"));
     if (fits) out[key] = entry[key];
     else if (stats && key in stats) out[key] = stats[key];
   }

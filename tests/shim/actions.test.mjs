@@ -157,3 +157,11 @@ test("effectsByActor: a request's single participant (character, patient) takes 
   const explosion = { request: { action: "explosion", targets: [] }, effects: [{ target: "attacker", kind: "blast" }] };
   assert.deepEqual(effectsByActor(explosion), []);
 });
+
+test("shapeParticipant keeps worn armor out of a nullable number field (a vehicle's rating)", () => {
+  const vehicle = { properties: { name: { type: "string" }, pc: { type: "boolean" },
+    armor: { anyOf: [{ type: "number" }, { type: "null" }] }, stats: { type: "object" } } };
+  const entry = { name: "APC", pc: false, armor: [{ name: "vest" }], stats: {} };
+  assert.deepEqual(shapeParticipant(entry, vehicle, {}), { name: "APC", pc: false, stats: {} });
+  assert.deepEqual(shapeParticipant({ ...entry, armor: 4 }, vehicle, {}).armor, 4);
+});

@@ -280,13 +280,11 @@ class DeviationRequest(DpvRequest):
                                            allow_inf_nan=False)
 
 
-class Vehicle(Strict):
-    """A vehicle hit by a missile or a weapon: ``armor`` and ``evasive`` as given, or from its
-    actor data (``stats.vehicle_armor``, ``stats.evasive``) when left out."""
+class Vehicle(Participant):
+    """A vehicle hit by a missile or a weapon (the table sends the targeted token like any
+    participant): ``armor`` and ``evasive`` as given, or from its actor data
+    (``stats.vehicle_armor``, ``stats.evasive``) when left out."""
 
-    name: str = Field(default="", max_length=200)
-    actor_id: str | None = Field(default=None, max_length=ID_MAX)
-    token_id: str | None = Field(default=None, max_length=ID_MAX)
     armor: float | None = Field(default=None, ge=0, le=100_000, allow_inf_nan=False)
     evasive: int | None = Field(default=None, ge=0, le=20)
     stats: DpvStats | None = None

@@ -33,6 +33,28 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.fixture
+def serve() -> Iterator[Callable[..., str]]:
+    """Start tools/serve.py with extra arguments; returns its base URL (with the route prefix)."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(*args: str) -> str:
+        port = _free_port()
+        cmd = [sys.executable, str(SERVE), "--port", str(port), "--quiet", *args]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                cwd=REPO)
+        procs.append(proc)
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line, f"server did not start: {line!r}"
+        return line.split(": ", 1)[1].strip()
+
+    yield start
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """tools/serve.py on a free loopback port; yields its base URL."""

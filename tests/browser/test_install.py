@@ -5,15 +5,13 @@ with another MIME type, and a runtime that cannot boot (issue 11: problems 1, 2 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, REPO, SERVE, _free_port
+from conftest import BOOT_TIMEOUT_MS, REPO
 
 RHINO = "Lesser Venusian Rhino"
 RIFLEMAN = "Rifleman Aldo Ferri"
@@ -21,26 +19,6 @@ RIFLEMAN = "Rifleman Aldo Ferri"
 BOOT_TIME_LIMIT_S = 180
 
 
-@pytest.fixture
-def serve() -> Iterator[Callable[..., str]]:
-    """Start tools/serve.py with extra arguments; returns its base URL (with the route prefix)."""
-    procs: list[subprocess.Popen[str]] = []
-
-    def start(*args: str) -> str:
-        port = _free_port()
-        cmd = [sys.executable, str(SERVE), "--port", str(port), "--quiet", *args]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                cwd=REPO)
-        procs.append(proc)
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in line, f"server did not start: {line!r}"
-        return line.split(": ", 1)[1].strip()
-
-    yield start
-    for proc in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _open_compendium(page: Any, pack: str) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from _js import REAL_DICE_JS, SCRIPTED_DICE_JS, SETTLED_JS
-from conftest import BOOT_TIMEOUT_MS, REPO, SERVE, _free_port, open_sheet_from_directory
+from conftest import BOOT_TIMEOUT_MS, REPO, open_sheet_from_directory
 
 # The engine's wasm made missing: the engine fails at once, the page (game.ready) does not wait.
 NO_ENGINE = "/modules/firefight/runtime/pyodide/pyodide.asm.wasm=/nonexistent/pyodide.asm.wasm"
@@ -32,26 +32,6 @@ Hooks.once("init", () => { globalThis.__ffGood.init = true; });
 """
 
 
-@pytest.fixture
-def serve() -> Iterator[Callable[..., str]]:
-    """tools/serve.py with extra arguments; returns its base URL."""
-    procs: list[subprocess.Popen[str]] = []
-
-    def start(*args: str) -> str:
-        port = _free_port()
-        cmd = [sys.executable, str(SERVE), "--port", str(port), "--quiet", *args]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                cwd=REPO)
-        procs.append(proc)
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in line, f"server did not start: {line!r}"
-        return line.split(": ", 1)[1].strip()
-
-    yield start
-    for proc in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _module(root: Path, folder: str, manifest: dict[str, Any],

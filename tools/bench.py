@@ -5,8 +5,9 @@
 
 The figures of issue 17's table that need no browser: CPython resolves a second on each
 ruleset's example request (tests/engine/examples), exact odds computed afresh (cache cleared) and
-from the cache, percentile semi-automatic 60 rounds, the module zip's size, Pyodide's
-`import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
+from the cache, percentile semi-automatic 60 rounds, where one resolve's time goes (the request's
+validation, the ruleset's resolver, the odds lookup, the result dict), the module zip's size,
+Pyodide's `import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
 engagements a second. Then, as before:
 
 Pyodide: cold boot (loadPyodide, then the runtime's wheels, then `import firefight.bridge`),
@@ -169,6 +170,38 @@ def bench_engine(seconds: float) -> list[tuple[str, float, float, float]]:
     return rows
 
 
+def bench_phases(seconds: float) -> list[tuple[str, float, float, float, float]]:
+    """(example, parse us, ruleset us, odds lookup us, result us) per example request: where
+    one `firefight.resolve` spends its time. "ruleset" is the action's resolver with its dice
+    and the recorder calls it makes; "result" is the JSON-ready dict built from the recorder
+    (`Recorder.result`). The rest of a resolve is the dice source and the call itself."""
+    from firefight import api
+    from firefight.dice import Roller, SeededDice
+    from firefight.record import Recorder
+
+    rows = []
+    for name, request in examples().items():
+        ruleset, model = api.parse(request)
+        act = ruleset.action(getattr(model, "action", None))
+        prefix = f"FIREFIGHT.{ruleset.id}"
+
+        def run(i: int, act: Any = act, model: Any = model, rs: Any = ruleset,
+                prefix: str = prefix) -> None:
+            act.resolve(model, Recorder(Roller(SeededDice(i)), prefix, ruleset=rs.id))
+
+        _act, rec, dumped, shown = ruleset._run(model, Roller(SeededDice(1)))
+        parse = _per_call(lambda _, r=request: api.parse(r), seconds / 4)
+        resolver = _per_call(run, seconds / 4)
+        dice_only = _per_call(lambda i: Roller(SeededDice(i)), seconds / 8)
+        odds = _per_call(lambda _, rs=ruleset, m=model: rs.cached_odds(m), seconds / 8)
+        result = _per_call(lambda _, rec=rec, m=model, a=act.name, o=shown, d=dumped, rs=ruleset:
+                           rec.result(m, action=a, odds=o, template=rs.card_template,
+                                      dumped=dict(d)), seconds / 4)
+        rows.append((name, parse * 1e6, (resolver - dice_only) * 1e6, odds * 1e6,
+                     result * 1e6))
+    return rows
+
+
 def bench_zip() -> float:
     """MB of the module zip as `make module` builds it (needs make runtime packs)."""
     sys.path.insert(0, str(ROOT / "tools"))
@@ -287,6 +320,13 @@ def main() -> None:
           "  (per CPU second)")
     for name, per_s, fresh, cached in bench_engine(args.seconds):
         print(f"  {name:34} {per_s:11,.0f} {fresh:9.3f} ms {cached:9.3f} ms", flush=True)
+
+    print("Where a resolve's time goes, us a call (CPU): validating the request, the"
+          " ruleset's resolver (with the recorder calls it makes), the odds from the cache,"
+          " the result dict:")
+    print(f"  {'example':34} {'parse':>7} {'ruleset':>8} {'odds':>6} {'result':>7}")
+    for name, parse, resolver, odds, result in bench_phases(args.seconds):
+        print(f"  {name:34} {parse:7.1f} {resolver:8.1f} {odds:6.1f} {result:7.1f}", flush=True)
 
     print(f"Module zip: {bench_zip():.1f} MB (target <= 12)", flush=True)
 

@@ -42,8 +42,7 @@ def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = 
 
     def run() -> dict[str, Any]:
         ruleset, model = parse(request)
-        roller = Roller(make_source(dice, seed))
-        return ruleset.resolve(model, roller).model_dump(mode="json")
+        return registry.resolve_dict(ruleset, model, Roller(make_source(dice, seed)))
 
     return _guarded(run)
 

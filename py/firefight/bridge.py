@@ -28,6 +28,10 @@ MAX_STRING_CHARS = 10_000
 MAX_LIST_ITEMS = 10_000
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+_INTS = frozenset({int})
+_NUMBERS = frozenset({int, float})
+_UNSIZED = frozenset({int, float, bool, type(None)})
+_SIZED = (str, list, dict)
 
 
 def _bad(field: str, reason: str) -> FirefightError:
@@ -36,6 +40,8 @@ def _bad(field: str, reason: str) -> FirefightError:
 
 def _check_nesting(message: str) -> None:
     """Refuse JSON nested deeper than MAX_DEPTH before the parser sees it."""
+    if message.count("[") + message.count("{") <= MAX_DEPTH:
+        return  # fewer brackets than that, even counting those in strings: nothing to scan
     depth = 0
     for bracket in _BRACKETS.findall(_STRINGS.sub("", message)):
         depth += 1 if bracket in "[{" else -1
@@ -54,19 +60,25 @@ def _constant(text: str) -> float:
 
 
 def _check_sizes(value: Any, path: str = "") -> None:
-    """Every string and list a client sends has a bound; the error names where it is."""
+    """Every string and list a client sends has a bound; the error names where it is. (A
+    path is spelled out only for what may hold something too long: an entropy stream's
+    hundreds of numbers cost nothing.)"""
     if isinstance(value, str):
         if len(value) > MAX_STRING_CHARS:
             raise _bad(path or "message", f"at most {MAX_STRING_CHARS} characters")
     elif isinstance(value, list):
         if len(value) > MAX_LIST_ITEMS:
             raise _bad(path or "message", f"at most {MAX_LIST_ITEMS} items")
+        if _UNSIZED.issuperset(map(type, value)):
+            return  # numbers only (an entropy stream): nothing more to check
         for i, item in enumerate(value):
-            _check_sizes(item, f"{path}[{i}]")
+            if isinstance(item, _SIZED):
+                _check_sizes(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_sizes(key, path or "message")
-            _check_sizes(item, f"{path}.{key}" if path else key)
+            if isinstance(item, _SIZED):
+                _check_sizes(item, f"{path}.{key}" if path else key)
 
 
 def _parse(message: object) -> dict[str, Any]:
@@ -104,18 +116,17 @@ def _dice(msg: dict[str, Any]) -> DiceSource | None:
     recorded faces of a result, to replay it (the GM's check before applying)."""
     entropy, faces = msg.get("entropy"), msg.get("faces")
     if faces is not None:
-        if not isinstance(faces, list) or not all(
-                isinstance(f, int) and not isinstance(f, bool) for f in faces):
+        # JSON gives exact ints and floats (a bool is its own type): the types checked at C speed.
+        if not isinstance(faces, list) or not _INTS.issuperset(map(type, faces)):
             raise FirefightError("faces must be a list of whole numbers",
                                  fields=[("faces", "expected a list of die faces")])
         return ScriptedDice(faces)
     if entropy is None:
         return None
-    if not isinstance(entropy, list) or not all(
-            isinstance(u, int | float) and not isinstance(u, bool) for u in entropy):
+    if not isinstance(entropy, list) or not _NUMBERS.issuperset(map(type, entropy)):
         raise FirefightError("entropy must be a list of numbers in [0, 1)",
                              fields=[("entropy", "expected a list of numbers")])
-    return EntropyDice([float(u) for u in entropy])
+    return EntropyDice(list(map(float, entropy)))
 
 
 def _resolve(msg: dict[str, Any]) -> Any:

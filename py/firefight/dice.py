@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from firefight.errors import FirefightError
@@ -37,8 +38,14 @@ class SeededDice:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
         self._rng = random.Random(self.seed)
+        self._below: Callable[[int], int] = self._rng._randbelow  # type: ignore[attr-defined]
 
     def face(self, faces: int) -> int:
+        # randint(1, faces) is 1 + _randbelow(faces) (CPython's random.py, 3.11 to 3.14): the
+        # same faces for the same seed without its argument checks (tests/engine/
+        # test_fast_engine.py compares them). Anything but a whole number >= 1 goes to randint.
+        if type(faces) is int and faces > 0:
+            return self._below(faces) + 1
         return self._rng.randint(1, faces)
 
 
@@ -112,7 +119,7 @@ def make_source(dice: object = None, seed: int | None = None) -> DiceSource:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DieRecord:
     """One die as the players saw it: a formula, its faces, every result, and why it was rolled."""
 
@@ -126,7 +133,18 @@ class DieRecord:
     purpose_key: str | None = None
     purpose_params: tuple[tuple[str, str], ...] = ()
 
-    @property
+    def __init__(  # noqa: PLR0917 - the dataclass's own signature
+            self, formula: str, faces: int, results: tuple[int, ...], purpose: str,
+            side: str, explode_on: int | None = None, purpose_key: str | None = None,
+            purpose_params: tuple[tuple[str, str], ...] = ()) -> None:
+        # The dataclass's own __init__ of a frozen class sets each field through
+        # object.__setattr__; one update of the instance dict is several times quicker. The
+        # total is summed here once: the instance dict wins over the cached_property below.
+        self.__dict__.update(formula=formula, faces=faces, results=results, purpose=purpose,
+                             side=side, explode_on=explode_on, purpose_key=purpose_key,
+                             purpose_params=purpose_params, total=sum(results))
+
+    @cached_property
     def total(self) -> int:
         return sum(self.results)
 
@@ -160,10 +178,10 @@ class Roller:
     def roll(self, faces: int, *, purpose: str, side: str, count: int = 1,
              purpose_key: str | None = None, purpose_params: dict[str, str] | None = None
              ) -> DieRecord:
-        results = tuple(self.source.face(faces) for _ in range(count))
-        formula = f"{count}d{faces}"
-        record = DieRecord(formula, faces, results, purpose, side, purpose_key=purpose_key,
-                           purpose_params=tuple((purpose_params or {}).items()))
+        face = self.source.face
+        results = (face(faces),) if count == 1 else tuple([face(faces) for _ in range(count)])
+        record = DieRecord(f"{count}d{faces}", faces, results, purpose, side, None, purpose_key,
+                           tuple(purpose_params.items()) if purpose_params else ())
         self.records.append(record)
         return record
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 
 from firefight.dice import DieRecord, Roller
 
@@ -125,19 +125,29 @@ class OpposedRoll:
     opposing_modifier: int
     ties_to_acting: bool
 
-    @property
+    def __post_init__(self) -> None:
+        # Worked out once, into the instance dict (which wins over the cached_property
+        # descriptors below; a frozen dataclass refuses only attribute assignment): a ruleset
+        # reads them many times a roll, and 3.11's cached_property takes a lock on first read.
+        acting = self.acting_die.total + self.acting_modifier
+        opposing = self.opposing_die.total + self.opposing_modifier
+        over = acting - opposing
+        self.__dict__.update(acting_total=acting, opposing_total=opposing, over_roll=over,
+                             success=over > 0 or (over == 0 and self.ties_to_acting))
+
+    @cached_property
     def acting_total(self) -> int:
         return self.acting_die.total + self.acting_modifier
 
-    @property
+    @cached_property
     def opposing_total(self) -> int:
         return self.opposing_die.total + self.opposing_modifier
 
-    @property
+    @cached_property
     def over_roll(self) -> int:
         return self.acting_total - self.opposing_total
 
-    @property
+    @cached_property
     def success(self) -> bool:
         return self.over_roll > 0 or (self.over_roll == 0 and self.ties_to_acting)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
@@ -65,8 +65,14 @@ class Recorder:
 
     def modifier(self, name: str, value: int, source: str, step: str, *,
                  side: str = "attacker", **params: Any) -> Modifier:
-        mod = Modifier(key=self.key(name), value=value, source=source, step=step,
-                       side="target" if side == "target" else "attacker", params=params)
+        key, side = self.key(name), "target" if side == "target" else "attacker"
+        if type(key) is str and type(value) is int and type(source) is str and type(step) is str:
+            mod: Modifier = _built(Modifier, {"key": key, "value": value, "source": source,
+                                              "step": step, "side": side, "params": params},
+                                   _MODIFIER_SET)
+        else:
+            mod = Modifier(key=key, value=value, source=source, step=step, side=side,
+                           params=params)
         self.modifiers.append(mod)
         return mod
 
@@ -84,10 +90,22 @@ class Recorder:
              dice: list[int] | None = None, numbers: dict[str, Any] | None = None,
              success: bool | None = None, outcome: str = "", source: str = "",
              **params: Any) -> Step:
-        made = Step(id=step_id, label_key=self.key(f"step.{label or step_id}"), kind=kind,
-                    dice=dice or [], numbers=numbers or {}, success=success,
-                    outcome_key=self.key(outcome),
-                    params={**params, **({"source": source} if source else {})})
+        label_key, outcome_key = self.key(f"step.{label or step_id}"), self.key(outcome)
+        dice, numbers = dice or [], numbers or {}
+        if source:
+            params["source"] = source
+        if (type(step_id) is str and type(kind) is str and kind in _STEP_KINDS
+                and type(dice) is list and _INT.issuperset(map(type, dice))
+                and type(numbers) is dict and _STR.issuperset(map(type, numbers))
+                and (success is None or type(success) is bool)
+                and type(label_key) is str and type(outcome_key) is str):
+            made: Step = _built(Step, {
+                "id": step_id, "label_key": label_key, "kind": kind, "dice": list(dice),
+                "modifier_total": 0, "numbers": dict(numbers), "success": success,
+                "outcome_key": outcome_key, "params": params, "referee": False}, _STEP_SET)
+        else:
+            made = Step(id=step_id, label_key=label_key, kind=kind, dice=dice, numbers=numbers,
+                        success=success, outcome_key=outcome_key, params=params)
         self.steps.append(made)
         return made
 
@@ -98,16 +116,26 @@ class Recorder:
         """``label``: the effect's whole lang key below the prefix (``effect.<kind>`` when left
         out, none when ""); unlike ``note`` and ``step``, nothing is added to it."""
         key = self.key(f"effect.{kind}") if label is None else self.key(label)
-        made = Effect(target="attacker" if target == "attacker" else "target", kind=kind,
-                      delta=delta, value=value, label_key=key, params=params)
+        target = "attacker" if target == "attacker" else "target"
+        if type(kind) is str and type(delta) is int and type(key) is str:
+            made: Effect = _built(Effect, {"target": target, "kind": kind, "delta": delta,
+                                           "value": value, "label_key": key, "params": params},
+                                  _EFFECT_SET)
+        else:
+            made = Effect(target=target, kind=kind, delta=delta, value=value, label_key=key,
+                          params=params)
         self.effects.append(made)
         return made
 
     def note(self, key: str, source: str = "", **params: Any) -> Note:
         """``key``: ``note.<key>`` of the ruleset when it has no dot, else as given below the
         prefix (or a whole ``FIREFIGHT.`` key)."""
-        made = Note(key=self.key(key if "." in key else f"note.{key}"), source=source,
-                    params=params)
+        key = self.key(key if "." in key else f"note.{key}")
+        if type(key) is str and type(source) is str:
+            made: Note = _built(Note, {"key": key, "params": params, "source": source,
+                                       "referee": False}, _NOTE_SET)
+        else:
+            made = Note(key=key, source=source, params=params)
         self.notes.append(made)
         return made
 
@@ -125,20 +153,164 @@ class Recorder:
         self.card_params = params
 
     def resolution(self, request: BaseModel, *, action: str, odds: dict[str, Any],
-                   template: str) -> Resolution:
-        totals: dict[str, int] = {}
-        for mod in self.modifiers:
-            totals[mod.step] = totals.get(mod.step, 0) + mod.value
+                   template: str, dumped: dict[str, Any] | None = None) -> Resolution:
+        """The immutable result. ``dumped``: the request as ``dump_request`` gave it, when the
+        caller has it already (it is not dumped twice)."""
+        totals = self._totals()
         steps = [s if s.modifier_total == totals.get(s.id, 0)
                  else s.model_copy(update={"modifier_total": totals.get(s.id, 0)})
                  for s in self.steps]
-        dumped = request.model_dump(mode="json", by_alias=True)
-        if not dumped.get("house"):
-            dumped.pop("house", None)  # no house rule chosen: the request as it always was
         return Resolution(
-            ruleset=self.ruleset, action=action, request=dumped,
+            ruleset=self.ruleset, action=action,
+            request=dump_request(request) if dumped is None else dumped,
             dice=[r.to_dict() for r in self.roller.records], modifiers=self.modifiers,
             steps=steps, outcome=self.outcome, effects=self.effects, notes=self.notes,
             odds=odds,
             card={"template": template, "title_key": self.title_key, "params": self.card_params},
         )
+
+    def result(self, request: BaseModel, *, action: str, odds: dict[str, Any], template: str,
+               dumped: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``resolution(...).model_dump(mode="json")``, built straight from what was recorded
+        (issue 17: validating the Resolution and dumping it again was a quarter of a resolve).
+        Anything but plain JSON data, or a model of another class, takes the pydantic path, so
+        the dict is the same either way (tests/engine/test_fast_engine.py checks it)."""
+        if dumped is None:
+            dumped = dump_request(request)
+        try:
+            return self._plain_result(dumped, action, odds, template)
+        except _NotPlainError:
+            return self.resolution(request, action=action, odds=odds, template=template,
+                                   dumped=dumped).model_dump(mode="json")
+
+    def _totals(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for mod in self.modifiers:
+            totals[mod.step] = totals.get(mod.step, 0) + mod.value
+        return totals
+
+    def _plain_result(self, dumped: dict[str, Any], action: str, odds: dict[str, Any],
+                      template: str) -> dict[str, Any]:
+        totals = self._totals()
+        steps = []
+        for s in self.steps:
+            out = _model(s, Step, _STEP_ANY)
+            out["modifier_total"] = totals.get(s.id, 0)
+            steps.append(out)
+        effects = []
+        for e in self.effects:
+            out = _model(e, Effect, _EFFECT_ANY)
+            out["on_actor"] = e.on_actor
+            effects.append(out)
+        return {
+            "ruleset": _plain(self.ruleset),
+            "action": _plain(action),
+            "version": 1,
+            "request": dumped,  # fresh from model_dump(mode="json"): JSON data already
+            "dice": [_die(r.to_dict()) for r in self.roller.records],
+            "modifiers": [_model(m, Modifier, _MODIFIER_ANY) for m in self.modifiers],
+            "steps": steps,
+            "outcome": _plain(self.outcome),
+            "effects": effects,
+            "notes": [_model(n, Note, _NOTE_ANY) for n in self.notes],
+            "odds": _plain(odds),
+            "card": {"template": _plain(template), "title_key": _plain(self.title_key),
+                     "params": _plain(self.card_params)},
+        }
+
+
+def dump_request(request: BaseModel) -> dict[str, Any]:
+    """A request as a result records it: JSON-ready, by alias, ``house`` only when chosen."""
+    dumped = request.model_dump(mode="json", by_alias=True)
+    if not dumped.get("house"):
+        dumped.pop("house", None)  # no house rule chosen: the request as it always was
+    return dumped
+
+
+# Models the recorder builds from values that validation would keep as they are (exact str,
+# int, bool; a literal among its choices; lists and dicts freshly made), without validating
+# them again: a third of a Step's cost was pydantic checking what the recorder had just made.
+# Anything else is validated as before. tests/engine/test_fast_engine.py compares the two.
+_new = object.__new__
+_setattr = object.__setattr__
+_STEP_KINDS = frozenset(get_args(Step.model_fields["kind"].annotation))
+_INT = frozenset({int})
+_STR = frozenset({str})
+# The fields each constructor call names (pydantic's ``model_fields_set``).
+_MODIFIER_SET = frozenset({"key", "value", "source", "step", "side", "params"})
+_STEP_SET = frozenset({"id", "label_key", "kind", "dice", "numbers", "success", "outcome_key",
+                       "params"})
+_EFFECT_SET = frozenset({"target", "kind", "delta", "value", "label_key", "params"})
+_NOTE_SET = frozenset({"key", "source", "params"})
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _built(cls: type[M], values: dict[str, Any], fields_set: frozenset[str]) -> M:
+    """An instance of ``cls`` as validation makes it: ``values`` (every field, in order)."""
+    made = _new(cls)
+    _setattr(made, "__dict__", values)
+    _setattr(made, "__pydantic_fields_set__", set(fields_set))
+    _setattr(made, "__pydantic_extra__", None)
+    _setattr(made, "__pydantic_private__", None)
+    return made
+
+
+class _NotPlainError(Exception):
+    """A value the fast dump does not handle: pydantic's dump is used instead."""
+
+
+# The fields of each model that hold any JSON data (the rest are str, int, bool or a literal,
+# exact as validation made them); a model's ``__dict__`` holds its fields in order.
+_MODIFIER_ANY = ("params",)
+_STEP_ANY = ("dice", "numbers", "params")
+_EFFECT_ANY = ("value", "params")  # then the computed ``on_actor``
+_NOTE_ANY = ("params",)
+_SIZES: dict[type[BaseModel], int] = {
+    cls: len(cls.model_fields) for cls in (Modifier, Step, Effect, Note)}
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _plain(value: Any) -> Any:
+    """A fresh copy of JSON data as ``model_dump(mode="json")`` gives it for an ``Any`` field:
+    str, int, bool, None as they are, floats with inf and nan as None (pydantic's JSON mode),
+    tuples as lists. Anything else (a Fraction, an enum, a key that is not a string) raises
+    ``_NotPlainError``."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlainError
+            out[key] = item if type(item) in _SCALARS else _plain(item)
+        return out
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else _plain(item) for item in value]
+    if kind is float:
+        return value if value - value == 0.0 else None
+    raise _NotPlainError
+
+
+def _die(out: dict[str, Any]) -> dict[str, Any]:
+    """``DieRecord.to_dict()`` (a fresh dict with fresh lists) as pydantic would dump it."""
+    for key, item in out.items():
+        if type(item) not in _SCALARS:
+            out[key] = _plain(item)
+    return out
+
+
+def _model(model: BaseModel, cls: type[BaseModel], any_fields: tuple[str, ...]
+           ) -> dict[str, Any]:
+    """One recorded model as ``model_dump(mode="json")`` gives it: its ``__dict__`` copied, the
+    fields of any data dumped. Only exactly ``cls`` with exactly its fields (a subclass, or a
+    ``model_copy`` that added a key, takes pydantic's path)."""
+    if type(model) is not cls:
+        raise _NotPlainError
+    out = dict(model.__dict__)
+    if len(out) != _SIZES[cls]:
+        raise _NotPlainError
+    for name in any_fields:
+        out[name] = _plain(out[name])
+    return out

@@ -24,7 +24,7 @@ from firefight.dice import Roller
 from firefight.effects import apply_effects
 from firefight.errors import FirefightError, validation_error
 from firefight.models import ActionRequest, Resolution
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_request
 from firefight.resources import TEMPLATE_DIRS, package_dir
 
 # Odds keys a result keeps for its card (the rest is the dialog's).
@@ -95,17 +95,24 @@ class Ruleset:
 
     def resolve(self, request: Any, roller: Roller) -> Resolution:
         """Resolve a validated request with dice from ``roller``; pure apart from the dice."""
+        act, rec, dumped, shown = self._run(request, roller)
+        return rec.resolution(request, action=act.name, odds=shown,
+                              template=self.card_template, dumped=dumped)
+
+    def _run(self, request: Any, roller: Roller
+             ) -> tuple[Action, Recorder, dict[str, Any], dict[str, Any]]:
+        """The action resolved into a recorder, the dumped request, and the card's odds."""
         act = self.action(request.action)
         rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id)
         act.resolve(request, rec)
+        dumped = dump_request(request)
         odds = self.cached_odds(request) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
         if act.odds_on_card is not None and not act.odds_on_card(request):
             shown = {}
         if shown and act.odds_label_key and "label_key" not in shown:
             shown["label_key"] = act.odds_label_key
-        return rec.resolution(request, action=act.name, odds=shown,
-                              template=self.card_template)
+        return act, rec, dumped, shown
 
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
@@ -159,6 +166,16 @@ class Ruleset:
             "features": self.features,
             "house_steps": self.house_steps,
         }
+
+
+def resolve_dict(ruleset: Ruleset, request: Any, roller: Roller) -> dict[str, Any]:
+    """``ruleset.resolve(request, roller).model_dump(mode="json")``, without building the
+    Resolution when the ruleset keeps the core's ``resolve`` (``Recorder.result``)."""
+    if type(ruleset).resolve is not Ruleset.resolve:  # a plugin's own resolve: honour it
+        return ruleset.resolve(request, roller).model_dump(mode="json")
+    act, rec, dumped, shown = ruleset._run(request, roller)
+    return rec.result(request, action=act.name, odds=shown, template=ruleset.card_template,
+                      dumped=dumped)
 
 
 def labelled(ruleset_id: str, schema: dict[str, Any]) -> dict[str, Any]:

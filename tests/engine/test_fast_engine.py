@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import decimal
+import enum
 import json
 from fractions import Fraction
 from typing import Any
 
 import pytest
-from _examples import example
+from _examples import EXAMPLES, example
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 import firefight
-from firefight import registry
+from firefight import record, registry
 from firefight.bridge import handle
 from firefight.dice import Roller, ScriptedDice
+from firefight.models import Modifier
 from firefight.record import Recorder
 from firefight.rulesets.percentile import odds as percentile
 from firefight.rulesets.percentile import small_arms
@@ -201,3 +205,202 @@ def test_an_entropy_retry_can_top_up_the_stream_it_sent() -> None:
                                            "entropy": [*first, *[0.5] * 62]})))
     faces = [f for die in topped["value"]["result"]["dice"] for f in die["results"]]
     assert faces[:2] == [min(20, int(u * 20) + 1) for u in first]
+
+
+# --- the result built straight from the recorder ---------------------------------------------
+
+def _recorded(name: str, seed: int) -> tuple[Any, Recorder, Any, dict[str, Any], dict[str, Any]]:
+    ruleset, model = firefight.api.parse(example(name))
+    act, rec, dumped, shown = ruleset._run(model, Roller(firefight.SeededDice(seed)))
+    return model, rec, act, dumped, shown
+
+
+def _both(model: Any, rec: Recorder, act: Any, shown: dict[str, Any]) -> tuple[Any, Any]:
+    fast = rec.result(model, action=act.name, odds=shown, template="card.html.j2")
+    slow = rec.resolution(model, action=act.name, odds=shown,
+                          template="card.html.j2").model_dump(mode="json")
+    return fast, slow
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.json")
+                                        if "ruleset" in example(p.name)))
+@pytest.mark.parametrize("seed", range(8))
+def test_the_fast_result_is_the_resolution_dumped(name: str, seed: int) -> None:
+    """Recorder.result (what firefight.resolve returns) equals model_dump(mode="json") of the
+    Resolution, key order and all, and the fast path was the one taken."""
+    model, rec, act, _dumped, shown = _recorded(name, seed)
+    fast = record.Recorder._plain_result(rec, record.dump_request(model), act.name, shown,
+                                         "card.html.j2")
+    slow = rec.resolution(model, action=act.name, odds=shown,
+                          template="card.html.j2").model_dump(mode="json")
+    assert json.dumps(fast) == json.dumps(slow)
+    assert fast == firefight.resolve(example(name), seed=seed) | {
+        "card": {**fast["card"], "template": registry.get(model.ruleset).card_template}}
+
+
+UNUSUAL = [Fraction(1, 3), float("inf"), float("nan"), (1, 2), {3: "int key"}, {1, 2},
+           frozenset({"a"}), b"xy", enum.Enum("E", "A").A, decimal.Decimal("1.5"), 10**40,
+           [(float("-inf"), Fraction(1, 2))], {"a": {"b": [1.5, None, True]}}]
+
+
+@pytest.mark.parametrize("value", UNUSUAL, ids=repr)
+def test_data_that_is_not_plain_json_is_dumped_as_pydantic_dumps_it(value: object) -> None:
+    """Anything the fast dump does not know (a Fraction, an enum, a set, a non-string key,
+    inf) anywhere a ruleset may put data takes pydantic's path: the same dict either way."""
+    model, rec, act, _dumped, shown = _recorded("soe_rhino.json", 1)
+    rec.outcome["odd"] = value
+    rec.card_params["odd"] = value
+    rec.modifier("mod.odd", 1, "test", "to_hit", odd=value)
+    rec.step("odd", numbers={"odd": value}, odd=[value])
+    rec.effect("hp", delta=-1, value=value, odd=value)
+    rec.note("odd", odd=value)
+    fast, slow = _both(model, rec, act, {**shown, "odd": value})
+    assert fast == slow or json.dumps(fast, default=str) == json.dumps(slow, default=str)
+
+
+def test_models_a_ruleset_changed_or_subclassed_take_pydantic_s_path() -> None:
+    model, rec, act, _dumped, shown = _recorded("soe_rhino.json", 2)
+
+    class Loud(Modifier):
+        extra: int = 9
+
+    rec.add([Loud(key="k", value=1, source="s", step="to_hit")])
+    rec.steps[0] = rec.steps[0].model_copy(update={"success": None, "numbers": {"x": 1}})
+    rec.notes.append(rec.notes[0].model_copy(update={"params": {"n": Fraction(1, 2)}})
+                     if rec.notes else rec.note("odd", n=Fraction(1, 2)))
+    fast, slow = _both(model, rec, act, shown)
+    assert fast == slow
+    assert "extra" not in fast["modifiers"][-1]
+
+
+def test_the_fast_result_shares_nothing_with_the_recorder_or_the_odds_cache() -> None:
+    registry.clear_odds_cache()
+    request = example("soe_rhino.json")
+    first = firefight.resolve(request, seed=4)
+    for part in ("outcome", "odds", "card"):
+        first[part].clear()
+    first["steps"][0]["numbers"].clear()
+    first["dice"][0]["results"].clear()
+    first["request"]["attacker"].clear()
+    again = firefight.resolve(request, seed=4)
+    assert all((again["outcome"], again["odds"], again["card"]["params"],
+                again["steps"][0]["numbers"], again["dice"][0]["results"],
+                again["request"]["attacker"]))
+
+
+def test_a_ruleset_with_its_own_resolve_is_still_called(monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = registry.get("soe")
+    calls = []
+    core = registry.Ruleset.resolve
+
+    def own(self: registry.Ruleset, request: Any, roller: Roller) -> Any:
+        calls.append(request)
+        return core(self, request, roller)
+
+    monkeypatch.setattr(type(ruleset), "resolve", own)
+    out = firefight.resolve(example("soe_rhino.json"), seed=5)
+    assert len(calls) == 1
+    monkeypatch.undo()
+    assert out == firefight.resolve(example("soe_rhino.json"), seed=5)
+
+
+# --- dice --------------------------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**64), st.lists(st.integers(1, 120), min_size=1, max_size=40))
+def test_seeded_dice_give_randint_s_faces(seed: int, faces: list[int]) -> None:
+    """SeededDice skips randint's argument checks; the faces are randint's, seed for seed."""
+    import random
+
+    faces = [*faces, *range(1, 101), 1000, 2**40]
+    dice, rng = firefight.SeededDice(seed), random.Random(seed)
+    assert [dice.face(f) for f in faces] == [rng.randint(1, f) for f in faces]
+
+
+def test_die_and_opposed_roll_totals_are_worked_out_once_and_right() -> None:
+    from firefight.dice import DieRecord
+    from firefight.rant import OpposedRoll
+
+    die = DieRecord("1d20x20", 20, (20, 20, 3), "p", "attacker", 20)
+    other = DieRecord("1d20x20", 20, (7,), "p", "target", 20)
+    assert die.total == 43
+    assert dataclasses.replace(die, results=(2,)).total == 2
+    roll = OpposedRoll(die, other, 1, 2, ties_to_acting=False)
+    assert (roll.acting_total, roll.opposing_total, roll.over_roll, roll.success) == (
+        44, 9, 35, True)
+    tie = dataclasses.replace(roll, acting_modifier=-34)
+    assert (tie.over_roll, tie.success) == (0, False)
+    assert dataclasses.replace(tie, ties_to_acting=True).success is True
+    assert die == DieRecord("1d20x20", 20, (20, 20, 3), "p", "attacker", 20)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        die.total = 1  # type: ignore[misc]
+
+
+# --- models the recorder builds without validating them again ----------------------------------
+
+def _state(model: Any) -> Any:
+    return type(model), model.__getstate__(), model.model_dump(), model.model_fields_set
+
+
+def _validated(rec: Recorder, call: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """What the recorder made before: every model validated (``_built`` replaced by it)."""
+    with monkeypatch.context() as m:
+        m.setattr(record, "_built", lambda cls, values, _fields: cls(**{
+            k: v for k, v in values.items() if k in _fields}))
+        return call(rec)
+
+
+CALLS = [
+    lambda r: r.modifier("mod.x", 3, "soe Table 1", "to_hit", range=20.0, steps=0),
+    lambda r: r.modifier("FIREFIGHT.x.y", -2, "s", "to_damage", side="target"),
+    lambda r: r.modifier("mod.x", True, "s", "to_hit"),  # validated: becomes 1
+    lambda r: r.modifier("mod.x", 2.0, "s", "to_hit"),
+    lambda r: r.step("to_hit", kind="opposed", dice=[0, 1], numbers={"a": 1, "b": [1]},
+                     success=True, outcome="outcome.hit"),
+    lambda r: r.step("info", "label", kind="info", source="soe 2.3", n=2),
+    lambda r: r.step("x", success=1, dice=(0,)),  # validated: True, [0]
+    lambda r: r.step("x", dice=[True]),
+    lambda r: r.step("x", success=None, numbers={}),
+    lambda r: r.effect("hp", delta=-3, extra=1),
+    lambda r: r.effect("state", value="dead", label="effect.dead", target="attacker"),
+    lambda r: r.effect("hp", delta=False),
+    lambda r: r.note("multiplier", "soe Table 4", n=2),
+    lambda r: r.note("FIREFIGHT.card.x"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(CALLS)))
+def test_recorded_models_are_what_validation_makes(index: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def fresh() -> Recorder:
+        return Recorder(Roller(ScriptedDice([])), "FIREFIGHT.soe", ruleset="soe")
+
+    made = CALLS[index](fresh())
+    assert _state(made) == _state(_validated(fresh(), CALLS[index], monkeypatch))
+    with pytest.raises(Exception, match="frozen"):
+        made.key = "x"
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: r.step("x", kind="sideways"),
+    lambda r: r.step("x", kind=["opposed"]),
+    lambda r: r.step("x", numbers={1: "int key"}),
+    lambda r: r.modifier("mod.x", "three", "s", "to_hit"),
+    lambda r: r.note("x", source=3),
+])
+def test_what_validation_refuses_it_still_refuses(call: Any) -> None:
+    rec = Recorder(Roller(ScriptedDice([])), "FIREFIGHT.soe", ruleset="soe")
+    with pytest.raises(ValidationError):
+        call(rec)
+
+
+def test_a_step_keeps_its_own_copy_of_the_numbers_and_dice_it_was_given() -> None:
+    """As validation copies them: a ruleset that updates its dict afterwards (dpv keeps a
+    task's numbers) does not change the recorded step."""
+    rec = Recorder(Roller(ScriptedDice([])), "FIREFIGHT.soe", ruleset="soe")
+    numbers, dice = {"roll": 3}, [0]
+    step = rec.step("x", numbers=numbers, dice=dice)
+    numbers["roll"] = 4
+    dice.append(1)
+    assert step.numbers == {"roll": 3}
+    assert step.dice == [0]

@@ -7,10 +7,11 @@ on load: bands ascend, never overlap and leave no gap over the domain they claim
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from importlib.resources import files
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
 V = TypeVar("V")
 
@@ -33,24 +34,25 @@ class BandTable(BaseModel, Generic[V]):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source: str
     bands: list[Band[V]]
+    # Each band's lower bound (the first may be open): the bands ascend without gaps, so a
+    # value's band is found by bisection (issue 17: a lookup scanned every band).
+    _starts: list[float] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _contiguous(self) -> BandTable[V]:
         problems = band_problems([(b.lo, b.hi) for b in self.bands])
         if problems:
             raise ValueError(f"{self.source}: " + "; ".join(problems))
+        self._starts = [float("-inf") if b.lo is None else b.lo for b in self.bands]
         return self
 
     def lookup(self, x: int) -> V:
-        for band in self.bands:
-            if band.contains(x):
-                return band.value
-        raise KeyError(f"{self.source}: no band holds {x}")
+        return self.band_of(x).value
 
     def band_of(self, x: int) -> Band[V]:
-        for band in self.bands:
-            if band.contains(x):
-                return band
+        i = bisect_right(self._starts, x) - 1
+        if i >= 0 and self.bands[i].contains(x):
+            return self.bands[i]
         raise KeyError(f"{self.source}: no band holds {x}")
 
 

@@ -14,11 +14,12 @@ ROLES = ("attacker", "target", "actor", "patient", "medic")
 def title(rec: Recorder, request: DpvRequest, **params: Any) -> None:
     """The card's title and its names: the request's people, its weapon (or the thing it
     names), and ``params`` an action adds."""
+    fields = request.__dict__  # a model's own fields: no attribute errors raised and caught
     names: dict[str, Any] = {}
     for role in ROLES:
-        who = getattr(request, role, None)
+        who = fields.get(role)
         if who is not None and hasattr(who, "name"):
             names[role] = who.name
-    weapon = getattr(request, "weapon", None)
-    names["weapon"] = weapon.name if weapon is not None else getattr(request, "name", "")
+    weapon = fields.get("weapon")
+    names["weapon"] = weapon.name if weapon is not None else fields.get("name", "")
     rec.card(request.action, **names, **params)

@@ -15,7 +15,7 @@
 import { MODULE_ID } from "./config.mjs";
 import { stableStringify } from "./json.mjs";
 import { isActiveGM } from "./relay.mjs";
-import { settingsFromSchema, registerSettingEntries } from "./settings.mjs";
+import { settingsFromSchema, registerSettingEntries, registerRulesetMenu } from "./settings.mjs";
 import { t } from "./i18n.mjs";
 
 export const CACHE_KEY = "catalog";
@@ -84,12 +84,28 @@ export function rulesetChoices(catalog, current = "") {
 /** Pure: every setting a catalog declares: [{prefix, entries}] for registerSettingEntries. */
 export function catalogSettings(catalog, localize = (k) => k) {
   const out = [];
-  for (const r of catalog.rulesets) {
-    out.push({ prefix: r.id, entries: settingsFromSchema(r.id, r.settings, localize, { hint: r.label_key }) });
-  }
+  for (const r of catalog.rulesets) out.push({ prefix: r.id, entries: settingsFromSchema(r.id, r.settings, localize) });
   for (const h of catalog.house_rules) {
     const prefix = `house.${h.id}`;
-    out.push({ prefix, entries: settingsFromSchema(prefix, h.settings, localize, { hint: h.label_key }) });
+    out.push({ prefix, entries: settingsFromSchema(prefix, h.settings, localize) });
+  }
+  return out;
+}
+
+/**
+ * Pure: one settings submenu per ruleset that has settings, its own or its house rules':
+ * [{ruleset, labelKey, groups: [{prefix, labelKey}]}] (the ruleset's group first, then each house
+ * rule's under the rule's name). For settings.mjs registerRulesetMenu.
+ */
+export function catalogMenus(catalog) {
+  const has = (schema) => Object.keys(schema?.properties ?? {}).length > 0;
+  const out = [];
+  for (const r of catalog.rulesets) {
+    const groups = has(r.settings) ? [{ prefix: r.id, labelKey: r.label_key }] : [];
+    for (const h of catalog.house_rules) {
+      if (h.ruleset === r.id && has(h.settings)) groups.push({ prefix: `house.${h.id}`, labelKey: h.label_key });
+    }
+    if (groups.length) out.push({ ruleset: r.id, labelKey: r.label_key, groups });
   }
   return out;
 }
@@ -225,6 +241,7 @@ function updateChoices() {
 function registerAll() {
   const localize = (k) => game.i18n?.localize?.(k) ?? k;
   for (const { prefix, entries } of catalogSettings(current, localize)) registerSettingEntries(prefix, entries);
+  for (const menu of catalogMenus(current)) registerRulesetMenu(menu);
   updateChoices();
 }
 

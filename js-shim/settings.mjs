@@ -3,8 +3,17 @@
 // registers them at init from the cached catalog and again when the engine reports). A ruleset's
 // setting is registered as "<ruleset>.<field>" and sent to the engine as `request.settings`; a
 // house rule's as "house.<rule id>.<field>", sent as `request.house.<rule id>.settings`.
+//
+// Grouped per ruleset, the Foundry way: Firefight's section lists its own settings and the world's
+// ruleset; each ruleset's settings and its house rules' are `config: false` and edited in a
+// settings submenu of their own (game.settings.registerMenu with an ApplicationV2 form: SettingSubmenuConfig,
+// foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html; as dnd5e 5.x registers
+// "variantRulesConfiguration" etc. with BaseSettingsConfig, a tag "form" ApplicationV2 that lists
+// registered settings and sets them on submit: foundryvtt/dnd5e module/settings.mjs,
+// module/applications/settings/base-settings.mjs).
 import { MODULE_ID } from "./config.mjs";
-import { fieldsFromSchema } from "./form.mjs";
+import { escapeHTML, fieldsFromSchema, resolveRef } from "./form.mjs";
+import { t } from "./i18n.mjs";
 
 /** Firefight's own settings (registered at init; the ruleset choice is catalog.mjs's). */
 export function registerCoreSettings() {
@@ -33,15 +42,16 @@ export function registerCoreSettings() {
  * Pure: a settings schema -> [{key, field, data}] for game.settings.register, keys
  * "<prefix>.<field>" (prefix: a ruleset id, or "house.<rule id>"). enum -> String with choices,
  * boolean -> Boolean, number -> Number (a nullable number is 0 when unset, and 0 is then not
- * sent). `hint`: the lang key shown under each (the ruleset's or house rule's name, as every
- * one of them shares Firefight's section); default "FIREFIGHT.<prefix>.name".
+ * sent). Each is `config: false`: shown in its ruleset's submenu (rulesetMenus), not in the
+ * settings list. `hint`: the field's own lang key (`x-hint-key`), or none.
  */
-export function settingsFromSchema(prefix, schema, localize = (k) => k, { hint = `FIREFIGHT.${prefix}.name` } = {}) {
+export function settingsFromSchema(prefix, schema, localize = (k) => k) {
   if (!schema) return [];
   // Foundry localizes a setting's name, hint and choices when it shows them: pass lang keys
   // (registration may run before the translations are loaded), the schema's title otherwise.
   return fieldsFromSchema(schema, localize).map((field) => {
-    const data = { name: field.labelKey ?? field.label, hint: field.hint || hint, scope: "world", config: true };
+    const node = resolveRef(schema.properties?.[field.name] ?? {}, schema);
+    const data = { name: field.labelKey ?? field.label, hint: node["x-hint-key"] ?? "", scope: "world", config: false };
     if (field.kind === "select") {
       data.type = String;
       data.choices = Object.fromEntries(field.choices.map((c) => [c.value, c.labelKey ?? c.label]));
@@ -82,10 +92,108 @@ export function registerSettingEntries(prefix, entries) {
       game.settings.register(MODULE_ID, key, data);
       continue;
     }
-    for (const k of ["name", "hint", "default"]) config[k] = data[k];
+    for (const k of ["name", "hint", "default", "config"]) config[k] = data[k];
     if (data.choices) config.choices = data.choices;
   }
   registered.set(prefix, entries.map(({ key, field }) => ({ key, field })));
+}
+
+// --- one settings submenu per ruleset ------------------------------------------------------------
+
+/** Pure: the menu key of a ruleset's submenu. */
+export const menuKey = (ruleset) => `rules.${ruleset}`;
+
+/** Pure: a form value -> the value to store for a setting of `type` (null: leave it as it is). */
+export function storedValue(type, raw) {
+  if (type === Boolean) return Boolean(raw);
+  if (type === Number) {
+    if (raw === null || raw === undefined || raw === "") return 0; // unset (a nullable number's 0)
+    const n = Number(raw);
+    return Number.isFinite(n) ? n : null;
+  }
+  return raw === null || raw === undefined ? null : String(raw);
+}
+
+function settingInput(config, value, disabled) {
+  const id = `firefight-setting-${config.key.replace(/\./g, "-")}`;
+  const name = escapeHTML(config.key);
+  const off = disabled ? " disabled" : "";
+  if (config.choices) {
+    const options = Object.entries(config.choices).map(([k, label]) =>
+      `<option value="${escapeHTML(k)}"${k === String(value) ? " selected" : ""}>${escapeHTML(game.i18n.localize(label))}</option>`).join("");
+    return { id, html: `<select id="${id}" name="${name}"${off}>${options}</select>` };
+  }
+  if (config.type === Boolean) return { id, html: `<input type="checkbox" id="${id}" name="${name}"${value ? " checked" : ""}${off}>` };
+  return { id, html: `<input type="number" id="${id}" name="${name}" value="${escapeHTML(value ?? "")}" step="any"${off}>` };
+}
+
+/**
+ * The ApplicationV2 form class of one ruleset's submenu: its settings and its house rules', each
+ * group under its name, every field with its own hint; Save sets the changed ones (a GM's world
+ * settings: a player sees them disabled). Made when the menu is registered (at init and when the
+ * engine reports), when foundry.applications.api is there.
+ */
+export function rulesetSettingsForm(menu) {
+  const { ApplicationV2 } = foundry.applications.api;
+  return class FirefightRulesetSettings extends ApplicationV2 {
+    static DEFAULT_OPTIONS = {
+      id: `firefight-rules-${menu.ruleset}`,
+      tag: "form",
+      classes: ["firefight-settings", "standard-form"],
+      window: { icon: "fa-solid fa-sliders" },
+      position: { width: 560 },
+      form: { closeOnSubmit: true, handler: FirefightRulesetSettings.#onSubmit },
+    };
+
+    /** Localized when shown (the menu may be registered before the translations load). */
+    get title() {
+      return t("FIREFIGHT.ui.settings.menu.title", "Settings: {ruleset}", { ruleset: game.i18n.localize(menu.labelKey) });
+    }
+
+    async _prepareContext() {
+      return { groups: menu.groups.map((g) => ({ ...g, settings: (registered.get(g.prefix) ?? [])
+        .map(({ key }) => game.settings.settings.get(`${MODULE_ID}.${key}`)).filter(Boolean) })).filter((g) => g.settings.length) };
+    }
+
+    async _renderHTML(context) {
+      const disabled = !game.user?.isGM;
+      const root = document.createElement("div");
+      root.className = "firefight-settings-groups";
+      root.innerHTML = context.groups.map((g) => `<fieldset data-group="${escapeHTML(g.prefix)}"><legend>${escapeHTML(game.i18n.localize(g.labelKey))}</legend>${
+        g.settings.map((config) => {
+          const { id, html } = settingInput(config, game.settings.get(MODULE_ID, config.key), disabled);
+          const hint = config.hint ? `<p class="hint">${escapeHTML(game.i18n.localize(config.hint))}</p>` : "";
+          return `<div class="form-group" data-setting="${escapeHTML(config.id)}"><label for="${id}">${escapeHTML(game.i18n.localize(config.name))}</label><div class="form-fields">${html}</div>${hint}</div>`;
+        }).join("")}</fieldset>`).join("")
+        + `<footer class="form-footer"><button type="submit" class="default" data-action="save"${disabled ? " disabled" : ""}>${escapeHTML(t("FIREFIGHT.ui.settings.menu.save", "Save Changes"))}</button></footer>`;
+      return root;
+    }
+
+    static async #onSubmit(event, form, formData) {
+      for (const [key, raw] of Object.entries(formData.object)) {
+        const config = game.settings.settings.get(`${MODULE_ID}.${key}`);
+        if (!config || config.namespace !== MODULE_ID) continue;
+        const value = storedValue(config.type, raw);
+        if (value === null || value === game.settings.get(MODULE_ID, key)) continue;
+        await game.settings.set(MODULE_ID, key, value);
+      }
+    }
+  };
+}
+
+/**
+ * Register (or update) a ruleset's submenu: {ruleset, labelKey, groups: [{prefix, labelKey}]}
+ * from catalog.mjs `catalogMenus`. Only the GM edits world settings (restricted).
+ */
+export function registerRulesetMenu(menu) {
+  game.settings.registerMenu(MODULE_ID, menuKey(menu.ruleset), {
+    name: menu.labelKey,
+    label: "FIREFIGHT.ui.settings.menu.label",
+    hint: "FIREFIGHT.ui.settings.menu.hint",
+    icon: "fa-solid fa-sliders",
+    type: rulesetSettingsForm(menu),
+    restricted: true,
+  });
 }
 
 /** The world's values of the settings registered under `prefix`, as the engine takes them. */

@@ -15,6 +15,7 @@ import { Collection } from "./foundry/collection.mjs";
 import { Roll, Die, NumericTerm, OperatorTerm } from "./foundry/dice.mjs";
 import { Actor, Item, User, Scene, ChatMessage, TokenDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
 import { ClientSettings } from "./foundry/settings.mjs";
+import { ApplicationV2 } from "./foundry/application.mjs";
 import { Localization } from "./foundry/i18n.mjs";
 import { Notifications, ChatLog } from "./foundry/ui.mjs";
 import { DialogV2 } from "./foundry/dialog.mjs";
@@ -131,7 +132,7 @@ function installGlobals() {
     Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync, Combat, Combatant,
     foundry: {
       utils: { ...utils, Collection },
-      applications: { api: { DialogV2 }, sheets: { ActorSheetV2 } },
+      applications: { api: { ApplicationV2, DialogV2 }, sheets: { ActorSheetV2 } },
       dice: { Roll, terms: { Die, NumericTerm, OperatorTerm } },
       documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument, Combat, Combatant },
     },

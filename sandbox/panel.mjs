@@ -81,6 +81,8 @@ export function startPanel() {
   addActionButtons();
   document.getElementById("reset-button").addEventListener("click", () => location.reload());
   showRuleset();
+  // The ruleset's name is known once the engine's catalog is (a fresh world shows its id before).
+  Hooks.on("firefight.rulesetsChanged", showRuleset);
   Hooks.on("updateSetting", (setting) => {
     if (setting?.key !== "firefight.ruleset") return;
     showRuleset();
@@ -93,7 +95,9 @@ export function startPanel() {
 function showRuleset() {
   const setting = game.settings.settings.get("firefight.ruleset");
   const rid = game.settings.get("firefight", "ruleset");
-  document.getElementById("ruleset-label").textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+  const label = document.getElementById("ruleset-label");
+  label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+  label.title = label.textContent; // the top bar may cut it (sandbox.css): whole on hover
 }
 
 /**

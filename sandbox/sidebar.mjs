@@ -59,8 +59,18 @@ function withParam(key, value) {
   return url.href;
 }
 
+/**
+ * Configure Settings: per namespace (module), its submenus then its listed settings. A menu
+ * (game.settings.registerMenu) is its name, a button with its label that renders its `type`
+ * (`new type().render({force: true})`), and its hint; a restricted one is a GM's only
+ * (SettingSubmenuConfig `restricted`: "If true, only a GM can edit this Setting",
+ * foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html). Settings registered
+ * with config: false are not listed (SettingConfig `config`).
+ */
 async function settingsDialog() {
   const rows = [...game.settings.settings.values()].filter((s) => s.config);
+  const menus = [...(game.settings.menus?.values() ?? [])];
+  const L = (k) => (k ? game.i18n.localize(k) : "");
   const field = (s) => {
     const id = `setting-${s.id.replace(/\./g, "-")}`;
     const value = game.settings.get(s.namespace, s.key);
@@ -71,16 +81,33 @@ async function settingsDialog() {
         `<option value="${escapeHTML(k)}"${k === value ? " selected" : ""}>${escapeHTML(game.i18n.localize(label))}</option>`).join("")}</select>`;
     } else if (s.type === Boolean) input = `<input type="checkbox" id="${id}" name="${escapeHTML(s.id)}"${value ? " checked" : ""}${disabled}>`;
     else input = `<input type="${s.type === Number ? "number" : "text"}" id="${id}" name="${escapeHTML(s.id)}" value="${escapeHTML(value ?? "")}" step="any"${disabled}>`;
-    const hint = s.hint ? `<p class="hint">${escapeHTML(game.i18n.localize(s.hint))}</p>` : "";
+    const hint = s.hint ? `<p class="hint">${escapeHTML(L(s.hint))}</p>` : "";
     return `<div class="form-group" data-setting="${escapeHTML(s.id)}"><label for="${id}">${escapeHTML(game.i18n.localize(s.name ?? s.key))}
       <small>${s.scope}</small></label><div class="form-fields">${input}</div>${hint}</div>`;
   };
+  const menuRow = (m) => {
+    const disabled = m.restricted && !game.user.isGM ? " disabled" : "";
+    const hint = m.hint ? `<p class="hint">${escapeHTML(L(m.hint))}</p>` : "";
+    return `<div class="form-group submenu" data-menu="${escapeHTML(m.id)}"><label>${escapeHTML(L(m.name))}</label>
+      <div class="form-fields"><button type="button" data-key="${escapeHTML(m.id)}"${disabled}>${escapeHTML(L(m.label) || L(m.name))}</button></div>${hint}</div>`;
+  };
+  const namespaces = [...new Set([...menus.map((m) => m.namespace), ...rows.map((s) => s.namespace)])];
+  const section = (ns) => `<section class="settings-namespace" data-namespace="${escapeHTML(ns)}"><h2>${escapeHTML(game.modules.get(ns)?.title ?? (ns === "core" ? "Core" : ns))}</h2>
+    ${rows.filter((s) => s.namespace === ns && s.key === "ruleset").map(field).join("")}
+    ${menus.filter((m) => m.namespace === ns).map(menuRow).join("")}
+    ${rows.filter((s) => s.namespace === ns && s.key !== "ruleset").map(field).join("")}</section>`;
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: "Configure Settings" }, classes: ["settings-config"], position: { width: 620 },
-    content: `<div class="settings-list">${rows.map(field).join("")}</div>`,
+    content: `<div class="settings-list">${namespaces.map(section).join("")}</div>`,
     // The default button's autofocus scrolls the long list to its end: show the first settings.
     render: (event, dialog) => {
       for (const el of dialog.element.querySelectorAll("form, .window-content")) el.scrollTop = 0;
+      for (const button of dialog.element.querySelectorAll(".submenu button[data-key]")) {
+        button.addEventListener("click", () => {
+          const menu = game.settings.menus.get(button.dataset.key);
+          if (menu?.type) new menu.type().render({ force: true });
+        });
+      }
     },
     buttons: [{ action: "save", label: "Save Changes", default: true, callback: (ev, button) => {
       const out = {};

@@ -20,6 +20,9 @@ const STORE = "firefight-sandbox.settings";
 export class ClientSettings {
   constructor() {
     this.settings = new Map();
+    // ClientSettings#menus: "Registered settings menus which trigger secondary applications"
+    // (Map, foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html).
+    this.menus = new Map();
     try {
       this._values = JSON.parse(localStorage.getItem(STORE) ?? "{}");
     } catch {
@@ -30,6 +33,18 @@ export class ClientSettings {
   register(namespace, key, data) {
     if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
     this.settings.set(`${namespace}.${key}`, { scope: "client", ...data, namespace, key, id: `${namespace}.${key}` });
+  }
+  /**
+   * registerMenu(namespace, key, data): a button in Configure Settings that opens `data.type`
+   * (SettingSubmenuConfig {name, label, hint, icon, type: "typeof Application | typeof
+   * ApplicationV2", restricted: "If true, only a GM can edit this Setting"},
+   * foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html). The settings the
+   * menu edits are registered with config: false, so they are not listed themselves (SettingConfig
+   * `config`: "Whether this setting is listed in the Settings Configuration UI").
+   */
+  registerMenu(namespace, key, data) {
+    if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the menu");
+    this.menus.set(`${namespace}.${key}`, { ...data, namespace, key, id: `${namespace}.${key}` });
   }
   get(namespace, key) {
     const id = `${namespace}.${key}`;

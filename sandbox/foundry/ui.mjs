@@ -2,10 +2,19 @@
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
 
+/**
+ * ui.notifications: "Submitted notifications are added to a queue, and up to
+ * Notifications.MAX_ACTIVE notifications are displayed at once" (MAX_ACTIVE 5;
+ * foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html); a queued one shows
+ * when a shown one goes. Where they show: sandbox.css (#notifications).
+ */
 export class Notifications {
+  static MAX_ACTIVE = 5;
+
   constructor(container) {
     this.container = container;
     this.active = [];
+    this.queue = [];
   }
   notify(message, type = "info", { permanent = false, console: log = true } = {}) {
     if (log) console[type === "error" ? "error" : type === "warning" ? "warn" : "log"](`[${type}] ${message}`);
@@ -13,13 +22,29 @@ export class Notifications {
     el.className = `notification ${type}`;
     el.setAttribute("role", type === "error" ? "alert" : "status");
     el.textContent = message;
-    el.addEventListener("click", () => el.remove());
-    this.container.append(el);
-    const n = { id: this.active.length + 1, message, type, element: el, remove: () => el.remove() };
+    const n = { id: this.active.length + this.queue.length + 1, message, type, element: el, remove: () => this._remove(n) };
+    n.permanent = permanent;
+    el.addEventListener("click", () => n.remove());
+    if (this.container.childElementCount >= this.constructor.MAX_ACTIVE) this.queue.push(n);
+    else this._show(n);
     this.active.push(n);
-    if (!permanent) setTimeout(() => el.classList.add("fade"), type === "error" ? 7000 : 4000);
-    if (!permanent) setTimeout(() => el.remove(), type === "error" ? 7600 : 4600);
     return n;
+  }
+  _show(n) {
+    this.container.append(n.element);
+    if (n.permanent) return;
+    const life = n.type === "error" ? 7000 : 4000;
+    setTimeout(() => n.element.classList.add("fade"), life);
+    setTimeout(() => n.remove(), life + 600);
+  }
+  _remove(n) {
+    if (!n.element.isConnected) {
+      this.queue = this.queue.filter((q) => q !== n);
+      return;
+    }
+    n.element.remove();
+    const next = this.queue.shift();
+    if (next) this._show(next);
   }
   info(message, options) {
     return this.notify(message, "info", options);

@@ -266,11 +266,13 @@ def test_the_gm_chooses_duel_in_settings(plugins: PluginTable) -> None:
     page = plugins.gm
     _engine_ready(page)
     # The choice is there once the engine is up (it reported the plugin's ruleset), and so are
-    # the Duel's world settings, labelled from its lang file.
+    # the Duel's world settings, labelled from its lang file, in the Duel's own settings submenu.
     page.click("#settings-button")
-    listed = page.locator("dialog.settings-config label").all_inner_texts()
+    page.locator('dialog.settings-config [data-menu="firefight.rules.duel"] button').click()
+    listed = page.locator("form.firefight-settings label").all_inner_texts()
     for want in ("Target number", "A natural 20 is a critical hit"):
         assert any(want in label for label in listed), (want, listed)
+    page.locator('form.firefight-settings [data-action="close"]').click()
     page.locator('dialog.settings-config [data-action="close"]').click()
     _choose_ruleset(page, "Duel", "duel")
     page.wait_for_function("() => game.ready === true", timeout=30000)

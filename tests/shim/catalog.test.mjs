@@ -3,7 +3,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import {
-  normalizeCatalog, cacheOf, rulesetChoices, catalogSettings, houseRulesFor, brokenPlugins, pluginWheels,
+  normalizeCatalog, cacheOf, rulesetChoices, catalogSettings, catalogMenus, houseRulesFor, brokenPlugins, pluginWheels,
   registerCatalogSettings, applyCatalog, currentRuleset, tableFeatures, statsSchema, houseRules, useCatalog,
   mergeCachedStrings, PENDING_CHOICE,
 } from "../../js-shim/catalog.mjs";
@@ -63,15 +63,29 @@ test("ruleset choices: every ruleset's label key; a pending choice while none is
   assert.deepEqual(Object.keys(rulesetChoices(c, "gone")), ["alpha", "duel", "gone"]);
 });
 
-test("settings from the catalog: <ruleset>.<field> and house.<rule>.<field>, hinted with their names", () => {
-  const list = catalogSettings(normalizeCatalog(hello()));
+test("settings from the catalog: <ruleset>.<field> and house.<rule>.<field>, each hinted with its own key or none", () => {
+  const raw = hello();
+  raw.rulesets[0].settings.properties.tie["x-hint-key"] = "FIREFIGHT.alpha.opt.tie.hint";
+  const list = catalogSettings(normalizeCatalog(raw));
   assert.deepEqual(list.map((s) => [s.prefix, s.entries.map((e) => e.key)]),
     [["alpha", ["alpha.tie"]], ["duel", []], ["house.laser", ["house.laser.bonus"]]]);
   const bonus = list[2].entries[0].data;
   assert.equal(bonus.type, Number);
   assert.equal(bonus.default, 2);
-  assert.equal(bonus.hint, "FIREFIGHT.laser.name");
-  assert.equal(list[0].entries[0].data.hint, "FIREFIGHT.alpha.name");
+  // No filler: a field without a hint key has none (not the ruleset's or the house rule's name).
+  assert.equal(bonus.hint, "");
+  assert.equal(list[0].entries[0].data.hint, "FIREFIGHT.alpha.opt.tie.hint");
+  // Not listed in Configure Settings themselves: their ruleset's submenu shows them.
+  assert.ok(list.every((g) => g.entries.every((e) => e.data.config === false)));
+});
+
+test("one settings submenu per ruleset with settings: its own group, then its house rules'", () => {
+  assert.deepEqual(catalogMenus(normalizeCatalog(hello())), [{ ruleset: "alpha", labelKey: "FIREFIGHT.alpha.name",
+    groups: [{ prefix: "alpha", labelKey: "FIREFIGHT.alpha.name" }, { prefix: "house.laser", labelKey: "FIREFIGHT.laser.name" }] }]);
+  const raw = hello();
+  raw.house_rules[0].ruleset = "duel";
+  assert.deepEqual(catalogMenus(normalizeCatalog(raw)).map((m) => [m.ruleset, m.groups.map((g) => g.prefix)]),
+    [["alpha", ["alpha"]], ["duel", ["house.laser"]]]);
 });
 
 test("house rules for a ruleset and action; broken plugins named with their error", () => {
@@ -136,6 +150,7 @@ function fakeFoundry({ isGM = true, cache = undefined, stored = {} } = {}) {
   notes = [];
   errors = [];
   const settings = new Map();
+  const menus = new Map();
   globalThis.game = {
     user: { id: isGM ? "GM" : "P1", isGM },
     users: { activeGM: isGM ? { id: "GM" } : { id: "other" } },
@@ -143,6 +158,8 @@ function fakeFoundry({ isGM = true, cache = undefined, stored = {} } = {}) {
     modules: new Map([["firefight", { id: "firefight", languages: [{ lang: "en" }, { lang: "de" }] }]]),
     settings: {
       settings,
+      menus,
+      registerMenu: (ns, key, data) => menus.set(`${ns}.${key}`, { ...data, namespace: ns, key, id: `${ns}.${key}` }),
       // As Foundry's ClientSettings#register: the SettingConfig kept with its own choices object.
       register: (ns, key, data) => settings.set(`${ns}.${key}`, { ...data, namespace: ns, key, id: `${ns}.${key}` }),
       get: (ns, key) => {
@@ -158,7 +175,7 @@ function fakeFoundry({ isGM = true, cache = undefined, stored = {} } = {}) {
       },
     },
   };
-  globalThis.foundry = { utils: { mergeObject, deepClone: structuredClone } };
+  globalThis.foundry = { utils: { mergeObject, deepClone: structuredClone }, applications: { api: { ApplicationV2: class {} } } };
   globalThis.Hooks = { callAll: (name, ...args) => hooks.push([name, ...args]), call: () => true };
   globalThis.ui = { notifications: { error: (m) => notes.push(m) } };
   globalThis.console = { ...console, error: (...args) => errors.push(args.join(" ")) };
@@ -184,6 +201,15 @@ test("a fresh world: a pending choice at init; the engine's catalog fills it in 
   assert.deepEqual(choices, { alpha: "FIREFIGHT.alpha.name", duel: "FIREFIGHT.duel.name" });
   assert.ok(game.settings.settings.has("firefight.alpha.tie"));
   assert.ok(game.settings.settings.has("firefight.house.laser.bonus"));
+  // Grouped per ruleset: the ruleset choice listed, its settings in a restricted submenu (an
+  // ApplicationV2 form) registered as the catalog arrives.
+  assert.equal(config.config, true);
+  assert.equal(game.settings.settings.get("firefight.alpha.tie").config, false);
+  const menu = game.settings.menus.get("firefight.rules.alpha");
+  assert.equal(menu.name, "FIREFIGHT.alpha.name");
+  assert.equal(menu.restricted, true);
+  assert.ok(menu.type.prototype instanceof foundry.applications.api.ApplicationV2);
+  assert.equal(game.settings.menus.has("firefight.rules.duel"), false, "no settings: no submenu");
   // The world plays the engine's default, recorded by the GM; a plugin's ruleset is a valid choice.
   assert.equal(store["firefight.ruleset"], "alpha");
   assert.equal(currentRuleset(), "alpha");

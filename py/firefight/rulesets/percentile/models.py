@@ -15,6 +15,13 @@ _LABELS = OptionLabels(P)
 label, choices = _LABELS.label, _LABELS.choices
 
 
+def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A world setting's schema extras: its label (and choices), and its own hint's lang key
+    (``x-hint-key``), shown under it in the ruleset's settings menu."""
+    extra = label(key) if values is None else choices(key, values)
+    return {**extra, "x-hint-key": f"{P}.opt.{key}.hint"}
+
+
 WEAPON_CLASSES = ("rifle", "carbine", "pistol", "smg", "automatic_rifle")
 ACTIONS = ("bolt", "semi", "automatic")
 COVERS = ("none", "soft", "half", "head")
@@ -91,31 +98,31 @@ class PercentileSettings(Strict):
     """World settings: the ground scale, and the reading of the range-damage boundary."""
 
     inch_equals: float | None = Field(
-        default=None, gt=0, le=100_000, json_schema_extra=label("inch_equals"),
+        default=None, gt=0, le=100_000, json_schema_extra=setting("inch_equals"),
         description="ground distance one tabletop inch stands for, in `inch_units`; needed "
                     "unless the scene is measured in inches",
     )
     inch_units: Literal["m", "ft", "yd"] = Field(
-        default="yd", json_schema_extra=choices("inch_units", GROUND_UNITS))
+        default="yd", json_schema_extra=setting("inch_units", GROUND_UNITS))
     range_damage: Literal["below", "at_or_below"] = Field(
-        default="below", json_schema_extra=choices("range_damage", RANGE_DAMAGE),
+        default="below", json_schema_extra=setting("range_damage", RANGE_DAMAGE),
         description="double / triple damage for ranges below 20\"/10\" (Small Arms) or at or "
                     "below (the Casualty Table's note)",
     )
     facing: Literal["token_rotation", "ignore"] = Field(
-        default="token_rotation", json_schema_extra=choices("facing", ("token_rotation", "ignore")),
+        default="token_rotation", json_schema_extra=setting("facing", ("token_rotation", "ignore")),
         description="hasty fire from the shooter's facing (token rotation), or only when chosen",
     )
     # "When firing with pistol, rifle or carbine ... When firing with SMG or automatic rifle":
     # read as how the weapon is fired (a burst kills at half its rounds), or by its class.
     kill_rule: Literal["fire_mode", "weapon_class"] = Field(
         default="fire_mode",
-        json_schema_extra=choices("kill_rule", ("fire_mode", "weapon_class")),
+        json_schema_extra=setting("kill_rule", ("fire_mode", "weapon_class")),
     )
     # "When firing an SMG, no more than 35 rounds may be fired in a single burst": the text
     # names SMGs only; automatic rifles too is the other reading.
     climb: Literal["smg", "smg_and_automatic_rifle"] = Field(
-        default="smg", json_schema_extra=choices("climb", ("smg", "smg_and_automatic_rifle")),
+        default="smg", json_schema_extra=setting("climb", ("smg", "smg_and_automatic_rifle")),
     )
 
 

@@ -18,6 +18,13 @@ _LABELS = OptionLabels(P)
 label, choices = _LABELS.label, _LABELS.choices
 
 
+def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A world setting's schema extras: its label (and choices), and its own hint's lang key
+    (``x-hint-key``), shown under it in the ruleset's settings menu."""
+    extra = label(key) if values is None else choices(key, values)
+    return {**extra, "x-hint-key": f"{P}.opt.{key}.hint"}
+
+
 Mode = Literal["quickfire", "aimed", "sniper"]
 Position = Literal["standing", "kneeling", "prone"]
 Movement = Literal["none", "slow", "medium", "fast"]
@@ -165,23 +172,23 @@ class SoeSettings(Strict):
     """World settings (the referee's choices where the text allows two readings)."""
 
     tie_goes_to: TieRule = Field(
-        default="player", json_schema_extra=choices("tie_goes_to", get_args(TieRule)))
+        default="player", json_schema_extra=setting("tie_goes_to", get_args(TieRule)))
     injury_mode: InjuryMode = Field(
-        default="hit_points", json_schema_extra=choices("injury_mode", get_args(InjuryMode)))
+        default="hit_points", json_schema_extra=setting("injury_mode", get_args(InjuryMode)))
     range_floor: RangeFloor = Field(
-        default="off", json_schema_extra=choices("range_floor", get_args(RangeFloor)))
+        default="off", json_schema_extra=setting("range_floor", get_args(RangeFloor)))
     visibility_table: VisibilityTable = Field(
-        default="table1", json_schema_extra=choices("visibility_table", get_args(VisibilityTable)))
-    delayed_injury: bool = Field(default=False, json_schema_extra=label("delayed_injury"))
-    pretrauma: bool = Field(default=False, json_schema_extra=label("pretrauma"))
+        default="table1", json_schema_extra=setting("visibility_table", get_args(VisibilityTable)))
+    delayed_injury: bool = Field(default=False, json_schema_extra=setting("delayed_injury"))
+    pretrauma: bool = Field(default=False, json_schema_extra=setting("pretrauma"))
     pretrauma_reading: PretraumaReading = Field(
         default="caption",
-        json_schema_extra=choices("pretrauma_reading", get_args(PretraumaReading)))
+        json_schema_extra=setting("pretrauma_reading", get_args(PretraumaReading)))
     # Table 1 "Scope": "Aimed fire only"; off, the derivation's sniper anchors hold (8.6).
-    scope_in_sniper: bool = Field(default=False, json_schema_extra=label("scope_in_sniper"))
+    scope_in_sniper: bool = Field(default=False, json_schema_extra=setting("scope_in_sniper"))
     # "Ties go in the Player's favor" (4) says nothing of a roll no player takes part in.
     solo_ties: SoloTies = Field(
-        default="acting", json_schema_extra=choices("solo_ties", get_args(SoloTies)))
+        default="acting", json_schema_extra=setting("solo_ties", get_args(SoloTies)))
 
 
 TraumaTables = dict[TraumaClass, Annotated[list[Annotated[str, Field(max_length=500)]],

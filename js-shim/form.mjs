@@ -74,7 +74,8 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
       ...(required.has(name) ? { required: true } : {}),
     };
     if (Array.isArray(node.enum) || (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o))) {
-      fields.push({ ...base, kind: "select", choices: enumChoices(node, localize) });
+      const when = node["x-choices-when"];
+      fields.push({ ...base, kind: "select", choices: enumChoices(node, localize), ...(when ? { choicesWhen: when } : {}) });
     } else if (node.type === "integer" || node.type === "number") {
       fields.push({
         ...base, kind: "number",
@@ -89,6 +90,26 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
     // Other shapes (objects, arrays) are not offered in the dialog.
   }
   return fields;
+}
+
+/**
+ * Pure: fields whose choices depend on a world setting (`x-choices-when`: {setting, values:
+ * {<setting value>: [choice values]}}, docs/extending.md "Choices that depend on a world
+ * setting") keep only the choices offered under the setting's value in `settings` (the world's
+ * `request.settings`); a default that is not offered gives way to the first choice that is.
+ * A setting the world does not know, or a value the map does not list, offers every choice.
+ */
+export function choicesUnder(fields, settings = {}) {
+  return fields.map((f) => {
+    const when = f.choicesWhen;
+    if (f.kind !== "select" || !when?.setting || !(when.setting in (settings ?? {}))) return f;
+    const allowed = when.values?.[settings[when.setting]];
+    if (!Array.isArray(allowed)) return f;
+    const choices = f.choices.filter((c) => allowed.includes(c.value));
+    if (!choices.length) return f;
+    const offered = choices.some((c) => c.value === f.default);
+    return { ...f, choices, default: offered ? f.default : choices[0].value };
+  });
 }
 
 /** Initial values from defaults. */
@@ -160,4 +181,58 @@ export function readForm(form, fields) {
     raw[f.name] = f.kind === "checkbox" ? el.checked : el.value;
   }
   return coerceValues(fields, raw);
+}
+
+// --- the whole outcome before the roll (issue 15) ------------------------------------------------
+
+/** Pure: params with a lang key (`<name>_key`) get its text as `<name>`, as the cards do (cards.py `_params`). */
+export function cardParams(params, localize = (k) => k) {
+  const out = { ...(params ?? {}) };
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (k.endsWith("_key") && typeof v === "string") out[k.slice(0, -4)] = localize(v);
+  }
+  return out;
+}
+
+/** Pure: a probability as a percentage in the client's language; never "0.0%" for a possible outcome. */
+export function percentText(p, lang = "en") {
+  const fmt = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (p > 0 && p < 0.0005) return `< ${fmt.format(0.001)}`;
+  if (p < 1 && p > 0.9995) return `> ${fmt.format(0.999)}`;
+  return fmt.format(p);
+}
+
+function signedText(v) {
+  return typeof v === "number" && v > 0 ? `+${v}` : String(v ?? "");
+}
+
+/**
+ * Pure: the odds' outcomes, modifiers and notes as HTML tables with headers (issue 15, "the
+ * whole outcome before the roll"): each outcome's chance in the client's language with its exact
+ * fraction as a tooltip; each modifier with its signed value and the rule it comes from, labelled
+ * by the same lang keys and params as the card; per-figure outcomes when the odds have `figures`.
+ * labels: {outcome, chance, modifier, value, source, notes, noModifiers, exact (with {fraction})}.
+ */
+export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {} } = {}) {
+  const L = { outcome: "Outcome", chance: "Chance", modifier: "Modifier", value: "Value", source: "Source",
+    notes: "Notes", noModifiers: "No modifiers", exact: "exactly {fraction}", ...labels };
+  const say = (key, params) => format(key, cardParams(params, (k) => format(k)));
+  const exactTitle = (fraction) => (fraction ? ` title="${escapeHTML(L.exact.replace("{fraction}", fraction))}" data-exact="${escapeHTML(fraction)}"` : "");
+  const outcomeTable = (outcomes, caption = "") => `<table class="ff-outcomes">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
+    <thead><tr><th scope="col">${escapeHTML(L.outcome)}</th><th scope="col" class="ff-num">${escapeHTML(L.chance)}</th></tr></thead>
+    <tbody>${outcomes.map((o) => `<tr data-outcome="${escapeHTML(o.key)}" data-probability="${escapeHTML(o.probability)}"${o.probability === 0 ? ' class="ff-impossible"' : ""}>
+      <th scope="row">${escapeHTML(say(o.key, o.params))}</th><td class="ff-num"${exactTitle(o.exact)}>${escapeHTML(percentText(o.probability, lang))}</td></tr>`).join("")}</tbody></table>`;
+  const figures = Array.isArray(odds?.figures) ? odds.figures.filter((f) => Array.isArray(f?.outcomes)) : [];
+  const outcomes = figures.length
+    ? figures.map((f) => `<div data-figure-odds="${escapeHTML(f.figure ?? "")}">${outcomeTable(f.outcomes, f.name ?? "")}</div>`).join("")
+    : Array.isArray(odds?.outcomes) && odds.outcomes.length ? outcomeTable(odds.outcomes) : "";
+  const mods = Array.isArray(odds?.modifiers) ? odds.modifiers : [];
+  const modifiers = mods.length ? `<table class="ff-modifiers">
+    <thead><tr><th scope="col">${escapeHTML(L.modifier)}</th><th scope="col" class="ff-num">${escapeHTML(L.value)}</th><th scope="col">${escapeHTML(L.source)}</th></tr></thead>
+    <tbody>${mods.map((m) => `<tr data-modifier="${escapeHTML(m.key)}"><th scope="row">${escapeHTML(say(m.key, m.params))}</th>
+      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(m.source ?? "")}</td></tr>`).join("")}</tbody></table>`
+    : Array.isArray(odds?.modifiers) ? `<p class="ff-no-modifiers">${escapeHTML(L.noModifiers)}</p>` : "";
+  const noteList = Array.isArray(odds?.notes) ? odds.notes : [];
+  const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(n.source)}</span>` : ""}</li>`).join("")}</ul>` : "";
+  return { outcomes, why: `${notes}${modifiers}` };
 }

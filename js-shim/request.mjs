@@ -74,13 +74,23 @@ export function actingParticipant(request) {
   return null;
 }
 
-/** One side of a shot: token -> {name, actor_id, token_id (the token's UUID), pc, stats, armor}. */
-export function combatant(token, ruleset) {
+/**
+ * Fields table features add to a participant from its token (e.g. the cover the referee marked
+ * on it, cover.mjs): fn(token, ruleset, path) -> {field: value} | null, where `path` is where the
+ * participant goes in the request ("target", "attacker", "targets[]" for each of a list).
+ */
+export const participantExtras = [];
+
+/**
+ * One side of a shot: token -> {name, actor_id, token_id (the token's UUID), pc, stats, armor},
+ * plus what `participantExtras` give for its `path` in the request.
+ */
+export function combatant(token, ruleset, path = null) {
   const actor = token?.actor;
   if (!actor) throw new Error(t("FIREFIGHT.ui.error.noActor", "Token {name} has no actor.", { name: token?.name ?? "?" }));
   const stats = rulesetData(actor, ruleset);
   if (!stats) throw new Error(t("FIREFIGHT.ui.error.noStats", "{name} has no Firefight stats.", { name: actor.name }));
-  return {
+  const entry = {
     name: token.name ?? actor.name,
     actor_id: actor.id,
     token_id: tokenAddress(token),
@@ -88,6 +98,8 @@ export function combatant(token, ruleset) {
     stats: structuredClone(stats),
     armor: equippedArmor(actor, ruleset).map((i) => itemEntry(i, ruleset)),
   };
+  if (path) for (const fn of participantExtras) Object.assign(entry, fn(token, ruleset, path) ?? {});
+  return entry;
 }
 
 /**
@@ -100,13 +112,17 @@ export function rangeFromMeasure(distance, units, metresPerUnit = 0) {
   return { value: Math.round(distance * 100) / 100, units: String(units ?? "").trim() };
 }
 
-/** The full attack request. */
-export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {}, settings, house }) {
+/**
+ * The full attack request. `tables`: {<field>: RollTable texts} the ruleset's
+ * `features.actionTables` asks the request to carry (e.g. General Trauma texts; shoot.mjs
+ * `actionTables`).
+ */
+export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, range, options = {}, settings, house, tables }) {
   const request = {
     ruleset,
     action: "attack",
-    attacker: combatant(attackerToken, ruleset),
-    target: combatant(targetToken, ruleset),
+    attacker: combatant(attackerToken, ruleset, "attacker"),
+    target: combatant(targetToken, ruleset, "target"),
     weapon: itemEntry(weaponItem, ruleset),
     range,
     options: structuredClone(options),
@@ -114,5 +130,6 @@ export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, 
   if (settings && Object.keys(settings).length) request.settings = structuredClone(settings);
   // The house rules of the ruleset for this action: {<rule id>: {options, settings}} (house.mjs).
   if (house && Object.keys(house).length) request.house = structuredClone(house);
+  for (const [field, value] of Object.entries(tables ?? {})) if (!(field in request)) request[field] = structuredClone(value);
   return request;
 }

@@ -2,12 +2,13 @@
 import { MODULE_ID, ENTROPY_START, ENTROPY_MAX } from "./config.mjs";
 import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken, tokenAddress } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
-import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML } from "./form.mjs";
+import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, choicesUnder, oddsBreakdown, percentText } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
 import { t } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres, gmRollsShots } from "./settings.mjs";
 import { Refusal, ask } from "./relay.mjs";
-import { currentRuleset, houseRules } from "./catalog.mjs";
+import { currentRuleset, houseRules, tableFeatures } from "./catalog.mjs";
+import { worldTables } from "./features.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 
 export { currentRuleset };
@@ -75,6 +76,18 @@ export async function optionsSchema(engine, ruleset) {
   return (await schemaCache.get(ruleset)).options;
 }
 
+/**
+ * The world's RollTables an action's request carries (`features.actionTables.<action>`: {field,
+ * by}, read as the sheet's buttons read theirs: features.mjs `worldTables`): {<field>: tables}, or
+ * {} when the ruleset names none or the world has none.
+ */
+export function actionTables(ruleset, action) {
+  const spec = tableFeatures(ruleset).actionTables?.[action];
+  if (!spec?.field || !spec?.by) return {};
+  const tables = worldTables(ruleset, spec.by);
+  return Object.keys(tables).length ? { [spec.field]: tables } : {};
+}
+
 /** resolve with VTT entropy; grow the list while the engine reports it ran out. */
 export async function resolveWithEntropy(engine, request, random = () => CONFIG.Dice.randomUniform()) {
   for (let n = ENTROPY_START; ; n *= 4) {
@@ -99,11 +112,121 @@ function pickTokens({ attacker, target }) {
   return { a, b };
 }
 
+/** The headline chance in the client's language; the exact fraction goes in a tooltip (issue 16: no raw fractions). */
 function formatOdds(odds) {
-  const pct = (odds.probability * 100).toFixed(1);
   const net = odds.net_modifier;
-  const netText = net === undefined ? "" : ` · ${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
-  return { pct: `${pct}%`, detail: `${odds.exact ?? ""}${netText}` };
+  const netText = net === undefined ? "" : `${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
+  return { pct: percentText(odds.probability, cardLanguage()), detail: netText };
+}
+
+const WHY_KEY = "firefight.whyOpen";
+
+/** Whether the "Why" section starts open: yes on first use, then as the user left it (this browser). */
+function whyOpen() {
+  try {
+    return globalThis.localStorage?.getItem(WHY_KEY) !== "0";
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The odds box of a dialog: the headline chance (a polite live region), then every outcome's
+ * chance and a collapsible "Why" (modifiers with their sources, notes) that `showOdds` fills.
+ */
+export function oddsBoxHTML(label = t("FIREFIGHT.ui.dialog.hitChance", "Hit chance")) {
+  return `<div class="ff-odds" data-firefight-odds aria-live="polite">
+    <span class="ff-odds-label">${escapeHTML(label)}</span>
+    <span class="ff-odds-value" data-odds-value>…</span>
+    <span class="ff-odds-detail" data-odds-detail></span>
+  </div>
+  <div class="ff-breakdown" data-firefight-breakdown>
+    <div class="ff-outcome-list" data-odds-outcomes></div>
+    <details class="ff-why" data-odds-why${whyOpen() ? " open" : ""}><summary>${escapeHTML(t("FIREFIGHT.ui.dialog.why", "Why"))}</summary>
+      <div class="ff-why-body" data-odds-why-body></div></details>
+  </div>`;
+}
+
+/** Remember whether the user keeps "Why" open. */
+function watchWhy(root) {
+  const why = root?.querySelector?.("[data-odds-why]");
+  why?.addEventListener("toggle", () => {
+    try {
+      globalThis.localStorage?.setItem(WHY_KEY, why.open ? "1" : "0");
+    } catch {
+      // storage off: it opens again next time
+    }
+  });
+}
+
+/**
+ * Keep a dialog's odds box live: `compute()` -> the odds of what the form says now, asked again
+ * on every change (a number as it is typed); only the latest answer is shown.
+ */
+export function liveOdds(form, compute) {
+  let seq = 0;
+  const refresh = async () => {
+    const mine = ++seq;
+    const out = form.querySelector("[data-firefight-odds]");
+    out?.classList.add("pending");
+    try {
+      const odds = await compute();
+      if (mine === seq) showOdds(form, odds);
+    } catch (err) {
+      if (mine === seq) showOdds(form, null, err);
+    } finally {
+      if (mine === seq) out?.classList.remove("pending");
+    }
+  };
+  watchWhy(form);
+  form.addEventListener("change", refresh);
+  form.addEventListener("input", (ev) => { if (ev.target.type === "number") refresh(); });
+  refresh();
+  return refresh;
+}
+
+/** Render an `odds` reply (or the error it failed with) into a dialog's odds box. */
+export function showOdds(root, odds, err = null) {
+  const out = root?.querySelector?.("[data-firefight-odds]");
+  if (!out) return;
+  const outcomes = root.querySelector("[data-odds-outcomes]");
+  const why = root.querySelector("[data-odds-why-body]");
+  if (err) {
+    out.hidden = false;
+    out.querySelector("[data-odds-value]").textContent = "—";
+    out.querySelector("[data-odds-value]").removeAttribute("title");
+    out.querySelector("[data-odds-detail]").textContent = err?.message ?? String(err);
+    out.classList.add("error");
+    if (outcomes) outcomes.innerHTML = "";
+    if (why) why.innerHTML = "";
+    return;
+  }
+  // An action without a chance has empty odds: no box.
+  const none = !odds || (typeof odds.probability !== "number" && !odds.outcomes?.length);
+  out.hidden = none;
+  root.querySelector("[data-firefight-breakdown]")?.toggleAttribute("hidden", none);
+  if (none) return;
+  const f = formatOdds(odds);
+  const value = out.querySelector("[data-odds-value]");
+  value.textContent = f.pct;
+  if (odds.exact) value.title = t("FIREFIGHT.ui.dialog.exact", "exactly {fraction}", { fraction: odds.exact });
+  out.querySelector("[data-odds-detail]").textContent = f.detail;
+  out.dataset.probability = String(odds.probability);
+  out.classList.remove("error");
+  const parts = oddsBreakdown(odds, {
+    format: (k, p) => (p ? game.i18n.format(k, p) : game.i18n.localize(k)),
+    lang: cardLanguage(),
+    labels: {
+      outcome: t("FIREFIGHT.ui.dialog.outcome", "Outcome"), chance: t("FIREFIGHT.ui.dialog.chance", "Chance"),
+      modifier: t("FIREFIGHT.ui.dialog.modifier", "Modifier"), value: t("FIREFIGHT.ui.dialog.value", "Value"),
+      source: t("FIREFIGHT.ui.dialog.source", "Source"), notes: t("FIREFIGHT.ui.dialog.notes", "Notes"),
+      noModifiers: t("FIREFIGHT.ui.dialog.noModifiers", "No modifiers"),
+      exact: t("FIREFIGHT.ui.dialog.exact", "exactly {fraction}"),
+    },
+  });
+  if (outcomes) outcomes.innerHTML = parts.outcomes;
+  if (why) why.innerHTML = parts.why;
+  root.querySelector("[data-odds-why]")?.toggleAttribute("hidden", !parts.why);
 }
 
 function dialogContent({ a, b, range, weapons, fields, values, house }) {
@@ -111,16 +234,26 @@ function dialogContent({ a, b, range, weapons, fields, values, house }) {
   return `<div class="firefight-shot">
   <p class="ff-matchup"><strong>${escapeHTML(a.name)}</strong> → <strong>${escapeHTML(b.name)}</strong>
     <span class="ff-range">${escapeHTML(range.value)} ${escapeHTML(range.units)}</span></p>
+  <div class="ff-shot-columns">
+  <div class="ff-shot-options">
   <div class="form-group" data-field="weapon"><label for="firefight-weapon">${escapeHTML(t("FIREFIGHT.ui.dialog.weapon", "Weapon"))}</label>
     <div class="form-fields"><select id="firefight-weapon" name="weapon">${weaponOpts}</select></div></div>
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
-  <div class="ff-odds" data-firefight-odds aria-live="polite">
-    <span class="ff-odds-label">${escapeHTML(t("FIREFIGHT.ui.dialog.hitChance", "Hit chance"))}</span>
-    <span class="ff-odds-value" data-odds-value>…</span>
-    <span class="ff-odds-detail" data-odds-detail></span>
+  </div>
+  <div class="ff-shot-outcome">${oddsBoxHTML()}</div>
   </div>
 </div>`;
+}
+
+/** The Shoot dialog open now ({dialog}: null while it is being prepared), or null. */
+let openShot = null;
+
+/** Bring an open dialog to the front (ApplicationV2#bringToFront) and put the focus in it. */
+function bringForward(dialog) {
+  dialog?.bringToFront?.();
+  const el = dialog?.element;
+  (el?.querySelector?.("select, input, button.default") ?? el)?.focus?.();
 }
 
 /** Open the shot dialog; resolves {weaponItem, options, house} or null. */
@@ -133,34 +266,11 @@ async function shotDialog(engine, ctx) {
     options: readForm(form, fields),
     house: houseRequest(house.rules, houseOptions(readForm(form, house.fields), house.rules), houseSettings),
   });
-  let seq = 0;
-  const refresh = async (form) => {
-    const mine = ++seq;
-    const out = form.querySelector("[data-firefight-odds]");
-    out?.classList.add("pending");
-    try {
-      const { weaponItem, options, house: chosen } = read(form);
-      const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen });
-      const odds = await engine.call("odds", { request });
-      if (mine !== seq || !out) return;
-      const f = formatOdds(odds);
-      out.querySelector("[data-odds-value]").textContent = f.pct;
-      out.querySelector("[data-odds-detail]").textContent = f.detail;
-      out.dataset.probability = String(odds.probability);
-      out.classList.remove("error");
-    } catch (err) {
-      if (mine !== seq || !out) return;
-      out.querySelector("[data-odds-value]").textContent = "—";
-      out.querySelector("[data-odds-detail]").textContent = err?.message ?? String(err);
-      out.classList.add("error");
-    } finally {
-      if (mine === seq) out?.classList.remove("pending");
-    }
-  };
   const result = await DialogV2.wait({
     window: { title: t("FIREFIGHT.ui.dialog.title", "Fire!"), icon: "fa-solid fa-crosshairs" },
     classes: ["firefight-dialog"],
-    position: { width: 440 },
+    // Options beside their outcome: both stay in view in a 1280x720 window (issue 16).
+    position: { width: 760 },
     content: dialogContent({ a, b, range, weapons, fields, values, house }),
     buttons: [
       { action: "fire", label: t("FIREFIGHT.ui.dialog.fire", "Fire"), icon: "fa-solid fa-crosshairs", default: true,
@@ -168,12 +278,15 @@ async function shotDialog(engine, ctx) {
       { action: "cancel", label: t("FIREFIGHT.ui.dialog.cancel", "Cancel"), icon: "fa-solid fa-xmark" },
     ],
     render: (event, dialog) => {
+      if (ctx.mark) ctx.mark.dialog = dialog ?? event?.target ?? null;
       const root = dialog?.element ?? event?.target?.element;
       const form = root?.querySelector("form") ?? root;
       if (!form) return;
-      form.addEventListener("change", () => refresh(form));
-      form.addEventListener("input", (ev) => { if (ev.target.type === "number") refresh(form); });
-      refresh(form);
+      liveOdds(form, () => {
+        const { weaponItem, options, house: chosen } = read(form);
+        const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
+        return engine.call("odds", { request });
+      });
     },
     rejectClose: false,
   });
@@ -244,7 +357,8 @@ export async function rollForPlayer(engine, applier, payload, sender) {
   const badHouse = unknownHouseOption(payload.house, rules);
   if (badHouse) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: badHouse }));
   const house = houseRequest(rules, payload.house ?? {}, houseSettings);
-  const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options, settings: rulesetSettings(ruleset), house });
+  const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options,
+    settings: rulesetSettings(ruleset), house, tables: actionTables(ruleset, "attack") });
   const reply = await resolveWithEntropy(engine, request);
   const rollMode = ROLL_MODES.has(payload.rollMode) ? payload.rollMode : null;
   const message = await postCard(reply, request, a, { rolledFor: sender.id, rollMode });
@@ -290,6 +404,13 @@ export function announceResult(message) {
  */
 export async function shoot(engine, { attacker, target, weapon, options, house: houseChoice, dialog = true } = {}) {
   let request = null;
+  // One Shoot dialog at a time (issue 16): a second Shoot (button, key, HUD) brings it forward.
+  if (dialog && openShot) {
+    bringForward(openShot.dialog);
+    return null;
+  }
+  const mark = dialog ? (openShot = { dialog: null }) : null;
+  const release = () => { if (mark && openShot === mark) openShot = null; };
   try {
     const ruleset = currentRuleset();
     const { a, b } = pickTokens({ attacker, target });
@@ -301,14 +422,17 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
     if (engine.status !== "ready") ui.notifications?.info(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"));
     const localize = (k) => game.i18n.localize(k);
     const auto = { auto: t("FIREFIGHT.ui.dialog.auto", "auto") };
-    const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), localize, auto);
+    // Only the choices the world's settings offer (`x-choices-when`).
+    const fields = choicesUnder(fieldsFromSchema(await optionsSchema(engine, ruleset), localize, auto), settings);
     const rules = houseRules(ruleset, "attack");
     const house = { rules, fields: houseFields(rules, localize, auto) };
     const known = new Set(fields.map((f) => f.name));
     const autoValues = Object.fromEntries(Object.entries(autoOptions({ ruleset, a, b })).filter(([k]) => known.has(k)));
+    const tables = actionTables(ruleset, "attack");
     let choice;
     if (dialog) {
-      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, auto: autoValues, house });
+      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, tables, auto: autoValues, house, mark });
+      release();
       if (!choice) return null;
     } else {
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
@@ -316,7 +440,7 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
       for (const [id, opts] of Object.entries(houseChoice ?? {})) if (id in chosen) Object.assign(chosen[id], opts);
       choice = { weaponItem, options: { ...defaultValues(fields), ...autoValues, ...(options ?? {}) }, house: houseRequest(rules, chosen, houseSettings) };
     }
-    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings });
+    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings, tables });
     const gmRolls = !game.user?.isGM && gmRollsShots();
     if (!preRequest(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: choice.weaponItem, gmRolls })) return null;
     let message;
@@ -342,5 +466,7 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
   } catch (err) {
     reportError(err, request);
     return null;
+  } finally {
+    release();
   }
 }

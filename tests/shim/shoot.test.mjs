@@ -2,7 +2,8 @@ import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { shoot } from "../../js-shim/shoot.mjs";
 import { Roll } from "../../sandbox/foundry/dice.mjs";
-import { fakeActor, fakeToken, actorByName } from "./fakes.mjs";
+import { fakeActor, fakeToken, actorByName, packDocs } from "./fakes.mjs";
+import { useCatalog } from "../../js-shim/catalog.mjs";
 
 const dice = [
   { formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 4], total: 24, purpose: "to-hit, attacker", side: "attacker" },
@@ -154,4 +155,67 @@ test("firefight.preRequest may change the request or cancel it; firefight.result
   assert.equal(engine.calls.filter((c) => c.op === "resolve").length, before.resolves);
   assert.equal(created.length, 1);
   assert.equal(notes.length, before.notes);
+});
+
+test("a shot carries the world's RollTables its ruleset names in features.actionTables (General Trauma texts)", async () => {
+  install({ targets: true });
+  useCatalog({ rulesets: [{ id: "soe", actions: ["attack"], features: {
+    actionTables: { attack: { field: "trauma_tables", by: "trauma_class" } } } }] });
+  try {
+    // The world's tables as v13 holds them: results with ranges; the texts are the referee's.
+    game.tables = packDocs("soe-trauma").map((d) => ({ name: d.name, flags: d.flags,
+      results: { contents: [...d.results].reverse().map((r) => ({ range: r.range, text: `${d.flags.firefight.soe.trauma_class} ${r.range[0]}` })) } }));
+    const engine = fakeEngine();
+    assert.ok(await shoot(engine, { dialog: false }));
+    const request = engine.calls.find((c) => c.op === "resolve").payload.request;
+    assert.deepEqual(Object.keys(request.trauma_tables).sort(), ["critical", "fatal", "minor", "moderate", "severe", "trivial", "untreatable"]);
+    assert.deepEqual(request.trauma_tables.minor, ["minor 1", "minor 5", "minor 9", "minor 13", "minor 17"]);
+    // A world without such tables sends none (the engine's own texts are used).
+    game.tables = [];
+    const again = fakeEngine();
+    assert.ok(await shoot(again, { dialog: false }));
+    assert.equal("trauma_tables" in again.calls.find((c) => c.op === "resolve").payload.request, false);
+  } finally {
+    useCatalog(null);
+  }
+});
+
+test("a second Shoot while the dialog is open brings that dialog forward instead of opening another", async () => {
+  install({ targets: true });
+  let opened = 0;
+  let finish;
+  const focused = [];
+  // ApplicationV2#bringToFront (foundryvtt.com/api/v13 ApplicationV2) and the dialog's first field.
+  const dialog = {
+    fronted: 0,
+    bringToFront() { this.fronted++; },
+    element: {
+      addEventListener() {},
+      querySelector: (sel) => (sel === "select, input, button.default" ? { focus: () => focused.push(sel) } : null),
+    },
+  };
+  globalThis.foundry = { applications: { api: { DialogV2: { wait: (config) => {
+    opened++;
+    config.render?.({}, dialog);
+    return new Promise((resolve) => { finish = resolve; });
+  } } } } };
+  const engine = fakeEngine();
+  engine.call = async (op) => (op === "schema" ? schema : op === "odds" ? { probability: 0.5 } : fakeEngine().call(op));
+  const first = shoot(engine);
+  for (let i = 0; i < 20 && !opened; i++) await new Promise((r) => setTimeout(r, 0));
+  assert.equal(opened, 1);
+  assert.equal(await shoot(engine), null); // the button, the key or the HUD again
+  assert.equal(await shoot(engine), null);
+  assert.equal(opened, 1);
+  assert.equal(dialog.fronted, 2);
+  assert.equal(focused.length, 2);
+  finish(null); // cancelled
+  assert.equal(await first, null);
+  // Closed: Shoot opens a dialog again.
+  const third = shoot(engine);
+  for (let i = 0; i < 20 && opened < 2; i++) await new Promise((r) => setTimeout(r, 0));
+  assert.equal(opened, 2);
+  finish(null);
+  await third;
+  delete globalThis.foundry;
 });

@@ -43,6 +43,7 @@ import { rulesetSettings, houseSettings } from "./settings.mjs";
 import { catalogReady, tableFeatures, houseRules } from "./catalog.mjs";
 import { houseRequest } from "./house.mjs";
 import { engineStatuses } from "./systems/index.mjs";
+import { TurnEvents } from "./turns.mjs";
 
 export const FLAG = "activations";
 const SOCKET = `module.${MODULE_ID}`;
@@ -393,6 +394,8 @@ export class ChitActivation {
     if (spec.round) request[spec.round] = Math.max(1, combat.round);
     const reply = await resolveWithEntropy(this.engine, request);
     const message = await postCard(reply, request, null);
+    // The draw's own effects (e.g. each unit's pool capped): applied like the settle's.
+    if (message && (reply.result?.effects ?? []).length) await this.applier.request(message);
     const list = activationsFromOrder(reply.result?.outcome?.[spec.order]);
     const first = advance(list, -1, 1, this.blocked(combat));
     const index = first.index ?? list.length;
@@ -422,8 +425,10 @@ export class ChitActivation {
     else root.append(section);
   }
 
-  /** Register the hooks (at module load). */
+  /** Register the hooks (at module load); with them the declared turn events (turns.mjs). */
   listen() {
+    this.turnEvents = new TurnEvents(this.engine, this.applier);
+    this.turnEvents.listen();
     Hooks.on("combatTurn", (c, d, o) => this._safe(() => this.onCombatTurn(c, d, o)));
     Hooks.on("combatRound", (c, d, o) => this._safe(() => this.onCombatRound(c, d, o)));
     Hooks.on("updateCombat", (c, changed) => this._safe(() => this.onUpdateCombat(c, changed)));

@@ -104,7 +104,7 @@ def test_the_dialog_chooses_what_risk_means_and_the_odds_follow() -> None:
 
 def test_the_referee_actions_are_offered_with_their_dialogs() -> None:
     entry = RULESET.catalog()
-    offered = entry["features"]["referee_actions"]
+    offered = entry["features"]["refereeActions"]
     assert set(offered) == {"treat", "end_of_mission"}
     keys = set(strings("en")) & set(strings("de"))
     for name in offered:
@@ -157,7 +157,7 @@ def test_the_chit_pull_caps_a_pool_above_the_skill_level() -> None:
     feature = RULESET.catalog()["features"]["activation"]
     assert feature["pool"] in shock.ChitUnit.model_fields
     assert feature["pool"] in shock.ShockStats.model_fields
-    assert feature["pool_action"] == activation.POOL
+    assert feature["poolAction"] == activation.POOL
 
 
 # --- Toughness and Awareness: no rule in the text ---------------------------------------------
@@ -191,7 +191,7 @@ def test_every_wounded_unit_of_the_request_checks_and_the_table_is_told_the_fiel
     odds = firefight.odds(request)
     got = [Fraction(o["exact"]) for o in odds["outcomes"]]
     assert got == [0, 1]  # ten or more wounds: shock for certain
-    settle = RULESET.catalog()["features"]["activation"]["settle_fields"]
+    settle = RULESET.catalog()["features"]["activation"]["settleFields"]
     assert settle == list(shock.TurnUnit.model_fields)
     assert {"wounds", "state", "skipped_turn"} <= set(settle)
 
@@ -201,11 +201,14 @@ def test_every_wounded_unit_of_the_request_checks_and_the_table_is_told_the_fiel
 def test_per_token_cover_is_declared_with_the_fields_the_engine_reads() -> None:
     cover = RULESET.catalog()["features"]["cover"]
     assert cover["fields"] == ["target.cover"]
-    assert set(cover["entry"]) <= set(shock.ShockProtection.model_fields)
-    assert cover["locations"] == list(shock.LOCATIONS)
-    assert cover["classes"] == list(shock.DAMAGE_CLASSES)
-    entry = {"name": "Sandbags", "category": cover["category"],
-             "locations": ["lower_torso", "leg"], "stops": "V"}
+    # The referee's editor is built from one entry's schema; the table adds `fixed`.
+    props = cover["schema"]["properties"]
+    assert set(props) | set(cover["fixed"]) <= set(shock.ShockProtection.model_fields)
+    assert props["locations"]["items"]["enum"] == list(shock.LOCATIONS)
+    assert props["stops"]["enum"] == list(shock.DAMAGE_CLASSES)
+    assert cover["maxItems"] == 20
+    entry = {"name": "Sandbags", **cover["fixed"], "locations": ["lower_torso", "leg"],
+             "stops": "V"}
     result = firefight.resolve(attack(target__cover=[entry]), dice=[9, 5])
     assert result["outcome"]["stopped"] is True
     assert result["outcome"]["cover"] == "Sandbags"

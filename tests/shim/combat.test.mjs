@@ -4,6 +4,10 @@ import {
   unitFields, unitOf, activationSpec, activationsFromOrder, countByCombatant, advance, skippedUnits, turnIndexOf,
   blockedByStatuses, activationsHTML, ChitActivation,
 } from "../../js-shim/combat.mjs";
+import {
+  followUpsOf, stateOfActor, dueFollowUps, unlessHolds, followUpResult, turnSpec, statusesFromStats, isAfter, TurnEvents,
+} from "../../js-shim/turns.mjs";
+import { useCatalog } from "../../js-shim/catalog.mjs";
 import { packDocs } from "./fakes.mjs";
 
 // The shape of the engine's request schema (pydantic: a oneOf of $refs, one per action).
@@ -210,4 +214,152 @@ test("chit pull is the `activation` table feature a ruleset declares: its action
   const schema = { type: "object", properties: { action: { const: "pull" }, squad: { type: "array", items: { type: "object", properties: { name: {}, grit: {} } } } } };
   assert.deepEqual(unitFields(schema, "pull", "squad"), ["name", "grit"]);
   assert.equal(unitFields(schema, "pull"), null);
+});
+
+// --- turn events (js-shim/turns.mjs): what a ruleset declares for a turn change ----------------
+
+const FOLLOW = [{ state: "dying", after: "turn", unless: { stat: "hp", above: 0 }, labelKey: "k",
+  effects: [{ target: "target", kind: "state", value: "dead", label_key: "d" }] }];
+
+test("follow-ups: the state an actor's results left, unless its stat is above the value by then", () => {
+  assert.deepEqual(followUpsOf({ followUp: [...FOLLOW, { state: 1 }, null] }).map((f) => f.after), ["turn"]);
+  assert.deepEqual(followUpsOf({}), []);
+  // The ruleset's own `state` field, else the last state condition (the applier keeps them).
+  assert.equal(stateOfActor({ state: "ok" }, [{ kind: "state", value: "dying" }]), "ok");
+  assert.equal(stateOfActor({}, [{ kind: "state", value: "dying" }, { kind: "trauma" }, { kind: "state", value: "dead" }]), "dead");
+  assert.equal(stateOfActor({}, null), null);
+  const specs = followUpsOf({ followUp: FOLLOW });
+  assert.equal(dueFollowUps(specs, { hp: 0 }, "dying", "turn").length, 1);
+  assert.equal(dueFollowUps(specs, { hp: null }, "dying", "turn").length, 1); // no hit points known: not above 0
+  assert.equal(dueFollowUps(specs, { hp: 3 }, "dying", "turn").length, 0); // healed by then
+  assert.equal(dueFollowUps(specs, { hp: 0 }, "dead", "turn").length, 0);
+  assert.equal(dueFollowUps(specs, { hp: 0 }, "dying", "round").length, 0);
+  assert.equal(dueFollowUps(specs, null, "dying", "turn").length, 0);
+  assert.equal(unlessHolds({ stat: "hp" }, { hp: 5 }), false);
+  // The note's result names the actor in every effect, so the applier finds it.
+  const result = followUpResult("r1", specs[0], { name: "Ann", actor_id: "A1", token_id: "Scene.s.Token.t" });
+  assert.deepEqual(result.effects[0].params, { actor_id: "A1", token_id: "Scene.s.Token.t", name: "Ann" });
+  assert.equal(result.effects[0].kind, "state");
+  assert.equal(result.followUp, "dying");
+});
+
+test("the turn feature: defaults, and token statuses from the declared stats", () => {
+  assert.equal(turnSpec({}), null);
+  assert.deepEqual(turnSpec({ turn: { action: "combat_turn" } }),
+    { action: "combat_turn", phase: "phase", initiative: "initiative", canAct: "can_act", statuses: {} });
+  const map = { dazed_turns: "stun", dazed_turn_end: "stun", immobilized: "restrain", ducked: "prone" };
+  assert.deepEqual(statusesFromStats(map, { dazed_turns: 0, dazed_turn_end: true, immobilized: false }),
+    { stun: true, restrain: false, prone: false });
+  assert.deepEqual(statusesFromStats(map, { dazed_turns: 2 }), { stun: true, restrain: false, prone: false });
+});
+
+test("moments: only forward counts (round, then activation index or turn)", () => {
+  assert.equal(isAfter({ round: 1, turn: 0, index: null }, null), true);
+  assert.equal(isAfter({ round: 1, turn: 1, index: null }, { round: 1, turn: 0, index: null }), true);
+  assert.equal(isAfter({ round: 1, turn: 0, index: null }, { round: 1, turn: 0, index: null }), false);
+  assert.equal(isAfter({ round: 1, turn: 0, index: null }, { round: 1, turn: 2, index: null }), false); // rewound
+  assert.equal(isAfter({ round: 2, turn: 0, index: null }, { round: 1, turn: 2, index: null }), true);
+  assert.equal(isAfter({ round: 1, turn: 0, index: 5 }, { round: 1, turn: 3, index: 4 }), true); // drawn order
+});
+
+/** A world with one ruleset declaring `features`, this client a GM (active or not), one combat. */
+function turnWorld(features, { active = true } = {}) {
+  useCatalog({ rulesets: [{ id: "r1", features }] });
+  const users = [{ id: "gm1", isGM: true }, { id: "gm2", isGM: true }];
+  const me = active ? users[0] : users[1];
+  const combatants = ["A", "B", "C"].map((id) => ({ id, name: id, actor: null, token: null }));
+  const combat = {
+    id: "cb", round: 1, turn: 0, started: true, turns: combatants, flags: {}, updates: [],
+    combatants: { get: (id) => combatants.find((c) => c.id === id) },
+    get combatant() { return this.turns[this.turn]; },
+    async update(diff) {
+      this.updates.push(diff);
+      for (const [k, v] of Object.entries(diff)) {
+        const path = k.split(".");
+        let node = this;
+        for (const p of path.slice(0, -1)) node = node[p] ??= {};
+        node[path.at(-1)] = structuredClone(v);
+      }
+      return this;
+    },
+    async nextTurn() { this.turn += 1; },
+  };
+  globalThis.foundry = { utils: { expandObject: (o) => o } };
+  globalThis.game = {
+    user: me, users: { activeGM: users[0], get: (id) => users.find((u) => u.id === id) },
+    settings: { get: (mod, key) => (key === "ruleset" ? "r1" : undefined) },
+    combats: { get: (id) => (id === combat.id ? combat : null) }, combat,
+  };
+  globalThis.ui = { notifications: { error() {}, warn() {} } };
+  const events = new TurnEvents({}, {});
+  events.seen = [];
+  // What a follow-up does is the applier's (browser tests); here: who it ran for, and whether
+  // the combat's mark was already written when it ran.
+  events.followUp = async (c, ruleset, specs, when) => {
+    if (when === "turn") events.seen.push([c.id, combat.flags.firefight?.turnEvents?.combatantId]);
+  };
+  return { combat, events };
+}
+
+test("turn events run once per turn change, on the active GM only, the mark written first", async () => {
+  const { combat, events } = turnWorld({ followUp: FOLLOW });
+  await events.onUpdateCombat(combat, { round: 1, turn: 0 });
+  combat.turn = 1;
+  await events.onUpdateCombat(combat, { turn: 1 });
+  // A second delivery of the same change (another hook, a late update) and a GM's reload.
+  await events.onUpdateCombat(combat, { turn: 1 });
+  await events.catchUp();
+  assert.deepEqual(events.seen, [["A", "A"], ["B", "B"]]);
+  assert.deepEqual(combat.flags.firefight.turnEvents, { round: 1, turn: 1, index: null, combatantId: "B" });
+  // Rewinding runs nothing, going forward again to a turn already handled neither.
+  combat.turn = 0;
+  await events.onUpdateCombat(combat, { turn: 0 });
+  combat.turn = 1;
+  await events.onUpdateCombat(combat, { turn: 1 });
+  assert.equal(events.seen.length, 2);
+  combat.turn = 2;
+  await events.onUpdateCombat(combat, { turn: 2 });
+  assert.deepEqual(events.seen.at(-1), ["C", "C"]);
+  // Two clicks before the queue gets to them: each turn is its own.
+  combat.round = 2;
+  combat.turn = 0;
+  const first = events.onUpdateCombat(combat, { round: 2, turn: 0 });
+  combat.turn = 1;
+  const second = events.onUpdateCombat(combat, { turn: 1 });
+  await Promise.all([first, second]);
+  assert.deepEqual(events.seen.slice(-2).map(([id]) => id), ["A", "B"]);
+  // Nothing declared: nothing runs, nothing is written.
+  const bare = turnWorld({});
+  assert.equal(await bare.events.handle(bare.combat, bare.events.momentOf(bare.combat)), false);
+  assert.deepEqual(bare.combat.updates, []);
+});
+
+test("another GM's client (not the active GM) never acts; a player's neither", async () => {
+  const { combat, events } = turnWorld({ followUp: FOLLOW }, { active: false });
+  assert.equal(events.onUpdateCombat(combat, { round: 1, turn: 0 }), null);
+  assert.equal(events.catchUp(), null);
+  game.user = { id: "p1", isGM: false };
+  assert.equal(events.onUpdateCombat(combat, { round: 1, turn: 0 }), null);
+  await events.queue;
+  assert.deepEqual(events.seen, []);
+  assert.deepEqual(combat.updates, []);
+});
+
+test("with a chit pull, only the moment the drawn order stands at counts", async () => {
+  const { combat, events } = turnWorld({ followUp: FOLLOW, activation: { draw: "draw" } });
+  // The round went up; its order is not drawn yet: wait.
+  await events.onUpdateCombat(combat, { round: 1, turn: 0 });
+  assert.deepEqual(events.seen, []);
+  // Drawn: the first activation is C's (turn 2).
+  combat.flags.firefight = { activations: { round: 1, index: 0, list: [{ combatantId: "C" }, { combatantId: "A" }] } };
+  combat.turn = 2;
+  await events.onUpdateCombat(combat, { turn: 2, flags: { firefight: { activations: {} } } });
+  assert.deepEqual(events.seen, [["C", "C"]]);
+  // A player's End Turn moves the turn first; the GM's record of the activation follows.
+  combat.turn = 0;
+  await events.onUpdateCombat(combat, { turn: 0 });
+  assert.equal(events.seen.length, 1);
+  combat.flags.firefight.activations.index = 1;
+  await events.onUpdateCombat(combat, { flags: { firefight: { activations: { index: 1 } } } });
+  assert.deepEqual(events.seen.at(-1), ["A", "A"]);
 });

@@ -39,11 +39,11 @@ ACTIVATION: dict[str, Any] = {
     # Issue 15: ``settle`` takes EVERY unit of the combat, not only the ones shot at: each
     # entry of ``units`` carries these fields from the unit's actor data (``wounds``, ``state``)
     # and the table's own record (``skipped_turn``); the engine checks every wounded one.
-    "settle_fields": list(TurnUnit.model_fields),
+    "settleFields": list(TurnUnit.model_fields),
     # Each unit's held activations (``flags.firefight.shock.pool``), sent with ``draw``: the
     # draw caps it at the unit's skill level; the ``pool`` action holds or spends one.
     "pool": "pool",
-    "pool_action": POOL,
+    "poolAction": POOL,
 }
 
 

@@ -10,10 +10,10 @@
 import { MODULE_ID } from "./config.mjs";
 import { combatant, weaponsOf, itemEntry, rulesetData, ownsToken, SELF_FIELDS } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
-import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef } from "./form.mjs";
+import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef, choicesUnder } from "./form.mjs";
 import { t } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
-import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult } from "./shoot.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds } from "./shoot.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
 import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
@@ -50,8 +50,10 @@ function isParticipant(node) {
 /**
  * How to build a request for a variant:
  * {self, patientFromTarget, target, list, weapon, range, options, settings, scalar: {properties, required}}
+ * `roles` (the ruleset's `features.roles[action]`: {actor, target}, field names): the acting
+ * token fills `actor`'s field, the targeted token `target`'s; without, fields go by name.
  */
-export function planRequest(variant, root) {
+export function planRequest(variant, root, roles = null) {
   const props = variant?.properties ?? {};
   const required = new Set(variant?.required ?? []);
   const plan = { self: null, selfRequired: false, patient: null, target: null, targetRequired: false, list: null,
@@ -59,12 +61,18 @@ export function planRequest(variant, root) {
     scalar: { properties: {}, required: [], $defs: root?.$defs } };
   const selfFields = SELF_FIELDS.filter((f) => f in props && isParticipant(resolveRef(props[f], root)));
   // The medic acts on the patient: then the patient is the targeted token.
-  const primary = selfFields.find((f) => f !== "patient") ?? selfFields[0] ?? null;
+  const declared = roleFields(roles, props, root);
+  const primary = declared ? declared.actor : selfFields.find((f) => f !== "patient") ?? selfFields[0] ?? null;
   plan.self = primary;
   plan.selfRequired = required.has(primary);
-  if (primary && primary !== "patient" && selfFields.includes("patient")) plan.patient = "patient";
+  if (declared) {
+    plan.target = declared.target;
+    plan.targetRequired = required.has(declared.target);
+    // Only a targeted role: the targeted token, else the selected one (e.g. a patient alone).
+    plan.targetOrSelf = Boolean(declared.target && !declared.actor);
+  } else if (primary && primary !== "patient" && selfFields.includes("patient")) plan.patient = "patient";
   for (const [name, raw] of Object.entries(props)) {
-    if (SKIP.has(name) || name === primary || name === plan.patient) continue;
+    if (SKIP.has(name) || name === primary || name === plan.patient || (declared && name === declared.target)) continue;
     const node = resolveRef(raw, root);
     if (name === "target" && isParticipant(node)) {
       plan.target = name;
@@ -84,6 +92,30 @@ export function planRequest(variant, root) {
     }
   }
   return plan;
+}
+
+/** Pure: a declared role pair -> {actor, target} of participant fields the variant has, or null. */
+export function roleFields(roles, props, root) {
+  if (!roles || typeof roles !== "object") return null;
+  const ok = (f) => (typeof f === "string" && f in props && isParticipant(resolveRef(props[f], root)) ? f : null);
+  const out = { actor: ok(roles.actor), target: ok(roles.target) };
+  return out.actor || out.target ? out : null;
+}
+
+/**
+ * Pure: the ruleset's referee actions (`features.refereeActions`: {action: spec}, a list of
+ * names read as specs {}) -> {action: {list?, from?}}: offered to GMs only.
+ */
+export function refereeActionsIn(features) {
+  const raw = features?.refereeActions;
+  if (Array.isArray(raw)) return Object.fromEntries(raw.filter((a) => typeof a === "string").map((a) => [a, {}]));
+  return raw && typeof raw === "object" ? raw : {};
+}
+
+/** Pure: the actions the menu offers a user: the referee's only to a GM. */
+export function offeredActions(actions, features, isGM) {
+  const referee = refereeActionsIn(features);
+  return actions.filter((a) => isGM || !(a in referee));
 }
 
 /** Keep only the keys a participant's schema knows; fill the rest from the actor's stats. */
@@ -169,17 +201,32 @@ export function metresPerSceneUnit() {
   return m;
 }
 
-/** The tokens an action uses: {self, target, list}. */
-function pickActionTokens(plan, { actor, target, targets }) {
+/**
+ * The tokens an action uses: {self, target, list}. A referee action whose spec says `from:
+ * "scene"` takes every token of the scene with the ruleset's data as its list.
+ */
+function pickActionTokens(plan, { actor, target, targets, ruleset }, referee = null) {
   const self = tokenOf(actor) ?? canvas.tokens.controlled[0] ?? null;
-  const targeted = (targets ?? [...game.user.targets]).map(tokenOf).filter((tk) => tk && tk !== self && tk.id !== self?.id);
-  const tgt = tokenOf(target) ?? targeted[0] ?? null;
-  return { self, target: tgt, list: targets ? targeted : targeted };
+  const scene = referee?.from === "scene" && !targets
+    ? canvas.tokens.placeables.filter((tk) => rulesetData(tk.actor, ruleset ?? currentRuleset())) : null;
+  // The acting token is not among its own targets (when the action has one).
+  const other = (tk) => tk && !(plan.self && (tk === self || tk.id === self?.id));
+  const targeted = scene ?? (targets ?? [...game.user.targets]).map(tokenOf).filter(other);
+  let tgt = tokenOf(target) ?? targeted[0] ?? null;
+  if (!tgt && plan.targetOrSelf) tgt = self;
+  return { self, target: tgt, list: targeted };
 }
 
-function participant(token, ruleset, itemSchema) {
-  const entry = combatant(token, ruleset);
+function participant(token, ruleset, itemSchema, path = null) {
+  const entry = combatant(token, ruleset, path);
   return shapeParticipant(entry, itemSchema, rulesetData(token.actor, ruleset));
+}
+
+/** A figure row's duck checkbox: PCs only, when the ruleset's cover declares a `duck` field the figures have. */
+function duckCell(plan, f, i) {
+  if (!plan.duck) return "";
+  const label = t("FIREFIGHT.ui.cover.duck", "Duck");
+  return `<td>${f.pc ? `<label class="checkbox"><input type="checkbox" name="duck.${i}"> ${escapeHTML(label)}</label>` : ""}</td>`;
 }
 
 function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }) {
@@ -189,7 +236,7 @@ function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figur
   const placeChoices = plan.list?.place?.enum ?? [];
   const figureRows = (figures ?? []).map((f, i) => `<tr data-figure="${i}"><td>${escapeHTML(f.name)}</td>
       <td class="ff-num">${f.distance_m !== undefined ? `${escapeHTML(f.distance_m)} m` : "—"}</td>
-      ${placeChoices.length ? `<td><select name="place.${i}">${placeChoices.map((p) => `<option value="${escapeHTML(p)}"${p === f.place ? " selected" : ""}>${escapeHTML(t(`FIREFIGHT.ui.actions.place.${p}`, p.replace(/_/g, " ")))}</option>`).join("")}</select></td>` : ""}</tr>`).join("");
+      ${placeChoices.length ? `<td><select name="place.${i}">${placeChoices.map((p) => `<option value="${escapeHTML(p)}"${p === f.place ? " selected" : ""}>${escapeHTML(t(`FIREFIGHT.ui.actions.place.${p}`, p.replace(/_/g, " ")))}</option>`).join("")}</select></td>` : ""}${duckCell(plan, f, i)}</tr>`).join("");
   const table = figures?.length ? `<table class="ff-figures"><caption>${escapeHTML(t("FIREFIGHT.ui.actions.figures", "Figures"))}</caption>${figureRows}</table>` : "";
   return `<div class="firefight-action" data-ruleset="${escapeHTML(ruleset)}" data-action="${escapeHTML(action)}">
     ${who ? `<p class="ff-matchup">${who}</p>` : ""}${weaponRow}${table}${renderFields(fields, values)}
@@ -210,21 +257,26 @@ export async function act(engine, applier, action, opts = {}) {
     const schema = await rulesetSchema(engine, ruleset);
     const variant = actionVariant(schema.request, action);
     if (!variant) throw new Error(t("FIREFIGHT.ui.actions.error.unknown", "{ruleset} has no action {action}.", { ruleset, action }));
-    const plan = planRequest(variant, schema.request);
-    const ctx = pickActionTokens(plan, opts);
+    const features = tableFeatures(ruleset);
+    const referee = refereeActionsIn(features)[action];
+    if (referee && !game.user?.isGM) throw new Error(t("FIREFIGHT.ui.actions.gmOnly", "Only the referee can do that."));
+    const plan = planRequest(variant, schema.request, features.roles?.[action]);
+    const duck = features.cover?.duck;
+    if (duck && plan.list?.item?.properties?.[duck]) plan.duck = duck;
+    const ctx = pickActionTokens(plan, opts, referee);
     // A player acts only with a token they own (checked before anything is rolled).
-    if (plan.self && ctx.self && !ownsToken(ctx.self)) {
+    if ((plan.self || ctx.target === ctx.self) && ctx.self && !ownsToken(ctx.self)) {
       throw new Error(t("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: ctx.self.name ?? "?" }));
     }
     request = { ruleset, action };
     if (plan.self) {
-      if (ctx.self) request[plan.self] = participant(ctx.self, ruleset, resolveRef(variant.properties[plan.self], schema.request));
+      if (ctx.self) request[plan.self] = participant(ctx.self, ruleset, resolveRef(variant.properties[plan.self], schema.request), plan.self);
       else if (plan.selfRequired && !(opts.values?.[plan.self])) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
     }
     const second = plan.patient ?? plan.target;
     if (second) {
       const node = resolveRef(variant.properties[second], schema.request);
-      if (ctx.target) request[second] = participant(ctx.target, ruleset, node);
+      if (ctx.target) request[second] = participant(ctx.target, ruleset, node, second);
       else if ((plan.patient || plan.targetRequired) && !(opts.values?.[second])) {
         throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
       }
@@ -233,7 +285,7 @@ export async function act(engine, applier, action, opts = {}) {
     if (plan.list) {
       const from = opts.origin ?? ctx.self;
       figures = ctx.list.map((tok) => {
-        const f = participant(tok, ruleset, plan.list.item);
+        const f = participant(tok, ruleset, plan.list.item, `${plan.list.name}[]`);
         if (plan.list.distance && from) f.distance_m = metresTo(from, tok);
         if (plan.list.place) f.place = opts.places?.[tok.id] ?? plan.list.place.default ?? plan.list.place.enum?.[0];
         return f;
@@ -258,7 +310,8 @@ export async function act(engine, applier, action, opts = {}) {
       ? fieldsFromSchema(schema.actions?.[action] ?? {}, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") })
         .map((f) => ({ ...f, name: `options.${f.name}` }))
       : [];
-    const fields = [...scalarFields, ...optionFields];
+    // Only the choices the world's settings offer (`x-choices-when`, form.mjs).
+    const fields = choicesUnder([...scalarFields, ...optionFields], rulesetSettings(ruleset));
     const rules = houseRules(ruleset, action);
     const house = { rules, fields: houseFields(rules, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") }) };
     const values = { ...defaultValues(fields), ...defaultValues(house.fields) };
@@ -270,35 +323,49 @@ export async function act(engine, applier, action, opts = {}) {
     const named = opts.weapon ? weapons.find((w) => w.id === opts.weapon || w.name === opts.weapon) : null;
     if (named) weapons = [named, ...weapons.filter((w) => w !== named)];
     let chosen = { values, weapon: weapons[0] ?? null, places: null };
+    // The request the choices make (the dialog's odds build it the same way).
+    const base = request;
+    const complete = (choice, { check = true } = {}) => {
+      const req = structuredClone(base);
+      if (choice.weapon) req.weapon = itemEntry(choice.weapon, ruleset);
+      if (figures) {
+        const figs = structuredClone(figures);
+        if (choice.places) figs.forEach((f, i) => { if (choice.places[i]) f.place = choice.places[i]; });
+        // A PC's duck is the player's choice; an NPC's is left out (it rolls: features.cover.duck).
+        if (plan.duck && choice.ducks) figs.forEach((f, i) => { if (i in choice.ducks) f[plan.duck] = choice.ducks[i]; });
+        req[plan.list.name] = figs;
+      }
+      const options = {};
+      for (const [k, v] of Object.entries(choice.values)) {
+        if (k.startsWith("house.")) continue;
+        if (k.startsWith("options.")) options[k.slice(8)] = v;
+        else if (k in (variant.properties ?? {})) req[k] = v;
+      }
+      if (plan.options) req.options = options;
+      for (const f of check ? scalarFields : []) {
+        if (f.required && (req[f.name] === undefined || req[f.name] === null || req[f.name] === "")) {
+          throw new Error(t("FIREFIGHT.ui.actions.error.required", "{field} is required.", { field: f.label }));
+        }
+      }
+      // The world's RollTables the ruleset sends with this action (features.actionTables).
+      Object.assign(req, actionTables(ruleset, action));
+      // Fields given by a macro (objects too: trauma_tables, characteristics ...) win.
+      for (const [k, v] of Object.entries(opts.values ?? {})) if (!k.startsWith("options.") && v !== undefined) req[k] = v;
+      if (plan.settings) {
+        const settings = rulesetSettings(ruleset);
+        if (Object.keys(settings).length) req.settings = structuredClone(settings);
+      }
+      if (rules.length) req.house = houseRequest(rules, houseOptions(choice.values, rules), houseSettings);
+      return req;
+    };
     const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length > 1 || plan.list?.place);
     if (needsDialog) {
-      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house });
+      // The dialog's live odds (issue 15) ask for the request its choices make, unchecked.
+      const odds = (c) => engine.call("odds", { request: complete(c, { check: false }) });
+      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds });
       if (!chosen) return null;
     }
-    if (chosen.weapon) request.weapon = itemEntry(chosen.weapon, ruleset);
-    if (figures) {
-      if (chosen.places) figures.forEach((f, i) => { if (chosen.places[i]) f.place = chosen.places[i]; });
-      request[plan.list.name] = figures;
-    }
-    const options = {};
-    for (const [k, v] of Object.entries(chosen.values)) {
-      if (k.startsWith("house.")) continue;
-      if (k.startsWith("options.")) options[k.slice(8)] = v;
-      else if (k in (variant.properties ?? {})) request[k] = v;
-    }
-    if (plan.options) request.options = options;
-    for (const f of scalarFields) {
-      if (f.required && (request[f.name] === undefined || request[f.name] === null || request[f.name] === "")) {
-        throw new Error(t("FIREFIGHT.ui.actions.error.required", "{field} is required.", { field: f.label }));
-      }
-    }
-    // Fields given by a macro (objects too: trauma_tables, characteristics ...) win.
-    for (const [k, v] of Object.entries(opts.values ?? {})) if (!k.startsWith("options.") && v !== undefined) request[k] = v;
-    if (plan.settings) {
-      const settings = rulesetSettings(ruleset);
-      if (Object.keys(settings).length) request.settings = structuredClone(settings);
-    }
-    if (rules.length) request.house = houseRequest(rules, houseOptions(chosen.values, rules), houseSettings);
+    request = complete(chosen);
     if (!preRequest(request, { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list })) return null;
     const reply = await resolveWithEntropy(engine, request);
     if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
@@ -314,25 +381,34 @@ export async function act(engine, applier, action, opts = {}) {
   }
 }
 
-async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }) {
+async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds }) {
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => {
     const out = { ...readForm(form, fields), ...readForm(form, house.fields) };
     const places = {};
     for (const el of form.querySelectorAll('select[name^="place."]')) places[Number(el.name.slice(6))] = el.value;
+    const ducks = {};
+    for (const el of form.querySelectorAll('input[name^="duck."]')) ducks[Number(el.name.slice(5))] = el.checked;
     const w = form.elements.namedItem("weapon");
-    return { values: { ...values, ...out }, weapon: w ? weapons[Number(w.value)] ?? weapons[0] : weapons[0] ?? null, places };
+    return { values: { ...values, ...out }, weapon: w ? weapons[Number(w.value)] ?? weapons[0] : weapons[0] ?? null, places, ducks };
   };
   const result = await DialogV2.wait({
     window: { title: actionLabel(ruleset, action, localize), icon: "fa-solid fa-person-rifle" },
     classes: ["firefight-dialog", "firefight-action-dialog"],
     position: { width: 460 },
-    content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house }),
+    content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house })
+      + (odds ? oddsBoxHTML(t("FIREFIGHT.ui.dialog.chance", "Chance")) : ""),
     buttons: [
       { action: "go", label: t("FIREFIGHT.ui.actions.go", "Roll"), icon: "fa-solid fa-dice", default: true,
         callback: (event, button) => read(button.form) },
       { action: "cancel", label: t("FIREFIGHT.ui.dialog.cancel", "Cancel"), icon: "fa-solid fa-xmark" },
     ],
+    // Live odds of the action, as in the Shoot dialog (an action without odds hides the box).
+    render: (event, dialog) => {
+      const root = dialog?.element ?? event?.target?.element;
+      const form = root?.querySelector("form") ?? root;
+      if (form && odds) liveOdds(form, () => odds(read(form)));
+    },
     rejectClose: false,
   });
   return result && typeof result === "object" ? result : null;
@@ -341,7 +417,8 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
 /** A picker of the ruleset's actions (plus the table's own, e.g. "sight_in"). */
 async function pickAction(engine, applier, opts) {
   const ruleset = opts.ruleset ?? currentRuleset();
-  const actions = [...rulesetActions(ruleset).filter((a) => a !== "attack"), ...tableActionsOf(ruleset)];
+  const actions = offeredActions([...rulesetActions(ruleset).filter((a) => a !== "attack"), ...tableActionsOf(ruleset)],
+    tableFeatures(ruleset), Boolean(game.user?.isGM));
   if (!actions.length) {
     ui.notifications?.info(t("FIREFIGHT.ui.actions.none", "This ruleset has no other actions."));
     return null;

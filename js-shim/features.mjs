@@ -16,7 +16,8 @@ import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/ind
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
 import { registerTableAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
-import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween } from "./geometry.mjs";
+import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween, areaPlaces } from "./geometry.mjs";
+import { installCover } from "./cover.mjs";
 
 const localize = (k) => game.i18n.localize(k);
 
@@ -36,6 +37,26 @@ export function dueHours(elapsed, step) {
   const out = [];
   for (let h = Math.floor(elapsed) + 1; h <= Math.floor(elapsed + step + 1e-9); h++) out.push(h);
   return out;
+}
+
+/**
+ * Pure: the sighting-in count after one more turn, stopping at the ruleset's declared `max`
+ * (`features.sighting.max`: the engine refuses more, so more would break the next shot).
+ */
+export function nextSighting(n, max) {
+  const next = (Number(n) || 0) + 1;
+  return Number.isFinite(max) && max > 0 ? Math.min(next, max) : next;
+}
+
+/**
+ * Pure: how far an explosion reaches before anything is resolved: the `reach_m` of the last
+ * declared step (`features.explosion.concussionReach`, ascending `ep`) whose `ep` is at or below
+ * the charge's power; 0 when none is.
+ */
+export function reachForPower(steps, power) {
+  let reach = 0;
+  for (const s of steps ?? []) if (Number(s?.ep) <= Number(power)) reach = Math.max(reach, Number(s.reach_m) || 0);
+  return reach;
 }
 
 /** Pure: the five texts of a RollTable's results, in the order of their ranges. */
@@ -179,9 +200,10 @@ async function sightIn(opts = {}) {
     const b = opts.target?.object ?? opts.target ?? [...game.user.targets].find((tk) => tk !== a);
     if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
     if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
+    const max = tableFeatures(opts.ruleset ?? currentRuleset()).sighting?.max;
     // In the actor's write queue, counting from its data there (reliability audit D9).
     const n = await withActor(a.actor, async () => {
-      const next = (a.actor.flags?.[MODULE_ID]?.sighting?.[b.id]?.n ?? 0) + 1;
+      const next = nextSighting(a.actor.flags?.[MODULE_ID]?.sighting?.[b.id]?.n, max);
       // Sighting in on another target starts over: only this target is kept.
       await a.actor.update({ [`flags.${MODULE_ID}.-=sighting`]: null });
       await a.actor.update({ [`flags.${MODULE_ID}.sighting`]: { [b.id]: { n: next, round: game.combat?.round ?? null } } });
@@ -195,22 +217,56 @@ async function sightIn(opts = {}) {
   }
 }
 
-/** Moving resets sighting-in. */
-function onUpdateToken(doc, diff, options, userId) {
+/** Moving resets sighting-in, and marks a patient whose healing clock runs as moved. */
+function onUpdateToken(engine, doc, diff, options, userId) {
   if (userId !== game.user?.id || !("x" in diff || "y" in diff)) return;
   clearSighting(doc.actor).catch((err) => console.error("Firefight |", err));
+  markMoved(engine, doc.actor).catch((err) => reportError(err));
+}
+
+/**
+ * Pure: whether an actor's healing clock runs (`features.healing`: its `condition` started by a
+ * wound and no `over` state since), from its Firefight flags.
+ */
+export function clockRunning(ff, spec) {
+  const conditions = ff?.conditions ?? [];
+  const start = [...conditions].reverse().find((c) => c.kind === spec.condition && c.value === "start");
+  const over = conditions.some((c) => c.kind === "state" && (spec.over ?? []).includes(c.value));
+  return Boolean(start) && !over;
+}
+
+/**
+ * A patient moved while its clock runs: the ruleset's `healing.moved` stat is set through the
+ * engine's apply (a penalty at the next crisis point, cleared by it).
+ */
+async function markMoved(engine, actor, ruleset = currentRuleset()) {
+  const spec = tableFeatures(ruleset).healing;
+  if (!spec?.moved || !actor?.isOwner) return null;
+  const stats = rulesetData(actor, ruleset);
+  if (!stats || stats[spec.moved] === true || !clockRunning(actor.flags?.[MODULE_ID], spec)) return null;
+  return applyDirect(engine, actor, ruleset, [{ target: "target", kind: spec.moved, value: true }]);
 }
 
 // --- exploding rounds ----------------------------------------------------------------------------
 
-async function drawBlast(point, radii, { label = "" } = {}) {
+/** The colour of a drawn blast ring by the role its ruleset gives it (`features.explosion.circles`). */
+const RING_COLOURS = { concussion: "#7f8c8d", outer: "#e0a800", burst: "#c0392b", impact: "#c0392b" };
+
+/**
+ * Pure: the circles of a blast to draw: the ruleset's `circles` ({param: role}, widest first)
+ * with a radius in the blast's params -> [{metres, role}]; a 1 m impact mark when none has one.
+ */
+export function blastCircles(circles, params) {
+  const out = Object.entries(circles ?? {}).map(([param, role]) => ({ metres: Number(params?.[param]) || 0, role }))
+    .filter((c) => c.metres > 0).sort((a, b) => b.metres - a.metres);
+  return out.length ? out : [{ metres: 1, role: "impact" }];
+}
+
+async function drawBlast(point, radii, { label = "", circles = {} } = {}) {
   const mpu = metresPerSceneUnit();
-  const circle = (metres, blast, colour) => ({ t: "circle", x: point.x, y: point.y, distance: metres / mpu, direction: 0,
-    borderColor: colour, fillColor: colour, flags: { [MODULE_ID]: { blast, label } } });
-  const docs = [];
-  if (radii.outer_radius_m) docs.push(circle(radii.outer_radius_m, "outer", "#e0a800"));
-  if (radii.burst_radius_m) docs.push(circle(radii.burst_radius_m, "burst", "#c0392b"));
-  if (!docs.length) docs.push(circle(1, "impact", "#c0392b"));
+  const docs = blastCircles(circles, radii).map(({ metres, role }) => ({ t: "circle", x: point.x, y: point.y,
+    distance: metres / mpu, direction: 0, borderColor: RING_COLOURS[role] ?? "#c0392b", fillColor: RING_COLOURS[role] ?? "#c0392b",
+    flags: { [MODULE_ID]: { blast: role, label } } }));
   try {
     return await canvas.scene.createEmbeddedDocuments("MeasuredTemplate", docs);
   } catch (err) {
@@ -228,10 +284,13 @@ export async function explodeAt(api, engine, point, { power, name = "", options 
   if (!spec) throw new Error(t("FIREFIGHT.ui.actions.error.unknown", "{ruleset} has no action {action}.", { ruleset, action: "explosion" }));
   const probe = await resolveWithEntropy(engine, { ruleset, action: spec.action, [spec.power]: power, name, targets: [], options });
   const blast = probe.result.effects.find((e) => e.kind === spec.blast)?.params ?? {};
-  await drawBlast(point, blast, { label: name });
+  await drawBlast(point, blast, { label: name, circles: spec.circles });
   const ppm = pixelsPerMetre(canvas.grid, metresPerSceneUnit());
-  // Everyone the blast can touch: the engine's reach (a concussion carries past the fragments).
-  const reach = blast.reach_m ?? Math.max(blast.outer_radius_m ?? 0, blast.burst_radius_m ?? 0);
+  // Everyone the blast can touch: the engine's reach (a concussion carries past the fragments,
+  // issue 14 defect 4), else the declared concussion reach for this power.
+  const steps = spec.tamped && options?.[spec.tamped] && spec.concussionReachTamped ? spec.concussionReachTamped : spec.concussionReach;
+  const reach = Math.max(Number(blast[spec.reach]) || 0, reachForPower(steps, power),
+    ...blastCircles(spec.circles, blast).map((c) => c.metres));
   const inside = canvas.tokens.placeables.filter((tk) => rulesetData(tk.actor, ruleset) && inCircle(tk.center, point, reach * ppm));
   if (!inside.length) {
     await postNote(escapeHTML(t("FIREFIGHT.ui.actions.note.nobodyInside", "{name}: nobody inside the blast.", { name: name || "—" })), null);
@@ -254,6 +313,50 @@ async function afterExplodingShot(api, engine, { ruleset, a, b, request, result 
   await explodeAt(api, engine, point, { power, name: request.weapon.name, ruleset });
 }
 
+// --- area fire at a placed area -----------------------------------------------------------------
+
+/** The area a user placed: their last circle MeasuredTemplate on the scene that is not a blast. */
+function placedArea() {
+  const circles = [...(canvas.scene?.templates ?? [])].filter((tpl) => tpl.t === "circle" && tpl.isOwner !== false
+    && !tpl.flags?.[MODULE_ID]?.blast);
+  return circles.at(-1) ?? null;
+}
+
+/**
+ * Area fire at an area (`features.areaFire`): the circle the user placed with the template tool,
+ * else one of the declared diameter drawn at the targeted token. Every token inside is a figure
+ * `places.inside`, every token the line from the weapon to the centre crosses `places.line`, every
+ * one past the area on that line `places.beyond` (the engine keeps those in the area's band);
+ * the range is the weapon to the centre. Then the action's dialog, as for targeted tokens.
+ */
+export async function areaFireAt(api, opts = {}) {
+  const ruleset = opts.ruleset ?? currentRuleset();
+  const spec = tableFeatures(ruleset).areaFire;
+  if (!spec) throw new Error(t("FIREFIGHT.ui.actions.error.unknown", "{ruleset} has no action {action}.", { ruleset, action: "areaFire" }));
+  const a = opts.actor?.object ?? opts.actor ?? canvas.tokens.controlled[0];
+  if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
+  const mpu = metresPerSceneUnit();
+  const ppm = pixelsPerMetre(canvas.grid, mpu);
+  let area = opts.template ?? placedArea();
+  if (!area) {
+    const aim = [...game.user.targets].find((tk) => tk !== a && tk.id !== a.id);
+    if (!aim) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
+    [area] = await canvas.scene.createEmbeddedDocuments("MeasuredTemplate", [{ t: "circle", x: aim.center.x, y: aim.center.y,
+      distance: spec.diameterM / 2 / mpu, direction: 0, borderColor: "#2471a3", fillColor: "#2471a3", flags: { [MODULE_ID]: { area: true } } }]);
+  }
+  const centre = { x: area.x, y: area.y };
+  const radius = (area.distance ?? spec.diameterM / 2 / mpu) * mpu * ppm;
+  const tokens = canvas.tokens.placeables.filter((tk) => tk !== a && tk.id !== a.id && rulesetData(tk.actor, ruleset));
+  const side = (tk, px, cells) => Number(tk[px] ?? (tk.document?.[cells] ?? 1) * canvas.grid.size) || 0;
+  const placed = areaPlaces(a.center, centre, radius, tokens.map((tk) => ({ id: tk.id, center: tk.center,
+    half: Math.min(side(tk, "w", "width"), side(tk, "h", "height")) / 2 })));
+  const byId = new Map(tokens.map((tk) => [tk.id, tk]));
+  const places = Object.fromEntries(placed.map((p) => [p.id, spec.places?.[p.where] ?? p.where]));
+  const range = { value: metresBetween(a.center, centre, ppm), units: "m" };
+  return api.act(spec.action, { ruleset, actor: a, targets: placed.map((p) => byId.get(p.id)), places,
+    values: { ...(opts.values ?? {}), range }, options: opts.options, dialog: opts.dialog });
+}
+
 // --- the healing clock ---------------------------------------------------------------------------
 
 /**
@@ -265,7 +368,7 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
   const spec = tableFeatures(ruleset).healing;
   if (!spec) return [];
   if (!game.user?.isGM) {
-    ui.notifications?.warn(t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can do that."));
+    ui.notifications?.warn(t("FIREFIGHT.ui.actions.gmOnly", "Only the referee can do that."));
     return [];
   }
   const messages = [];
@@ -282,12 +385,11 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
     const healing = foundry.utils.deepClone(ff.healing ?? {});
     const conditions = ff.conditions ?? [];
     const start = [...conditions].reverse().find((c) => c.kind === spec.condition && c.value === "start");
-    const over = conditions.some((c) => c.kind === "state" && spec.over.includes(c.value));
-    if (start && !over) {
+    if (clockRunning(ff, spec)) {
       // A new wound restarts the clock.
       const clock = healing.critical?.since === (start.messageId ?? null) ? healing.critical : { since: start.messageId ?? null, elapsed: 0, done: 0 };
       for (const point of duePoints(spec.hours, clock.elapsed, hours, clock.done)) {
-        const message = await api.act(spec.action, { ruleset, actor: tok, values: { point }, dialog: false, apply: true });
+        const message = await api.act(spec.action, { ruleset, actor: tok, target: tok, values: { point }, dialog: false, apply: true });
         clock.done = point;
         if (message) messages.push(message);
         if (spec.over.includes(stateOf(message))) break;
@@ -298,7 +400,7 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
     if (hasStatus(actor, spec.unconscious)) {
       const elapsed = healing.unconscious ?? 0;
       for (const h of dueHours(elapsed, hours)) {
-        const message = await api.act(spec.wake, { ruleset, actor: tok, values: { hours_unconscious: h }, dialog: false, apply: true });
+        const message = await api.act(spec.wake, { ruleset, actor: tok, target: tok, values: { hours_unconscious: h }, dialog: false, apply: true });
         if (message) messages.push(message);
         if (message?.flags?.[MODULE_ID]?.result?.outcome?.hit) {
           await setEngineStatus(actor, spec.unconscious, false);
@@ -332,6 +434,7 @@ async function advanceTimeDialog(api, ruleset) {
 
 const TABLE_ACTIONS = {
   sight_in: () => sightIn,
+  area_fire_placed: (api) => (opts) => areaFireAt(api, opts).catch((err) => reportError(err)),
   advance_time: (api) => (opts) => (opts?.hours ? advanceTime(api, opts.hours, opts.ruleset) : advanceTimeDialog(api, opts?.ruleset)),
 };
 
@@ -341,9 +444,10 @@ export function installFeatures(api, engine) {
   shotListeners.push((ctx) => afterExplodingShot(api, engine, ctx));
   // Offered for the rulesets whose features list them (actions.mjs `tableActionsOf`).
   for (const [name, make] of Object.entries(TABLE_ACTIONS)) registerTableAction(name, make(api));
-  Hooks.on("updateToken", onUpdateToken);
+  Hooks.on("updateToken", (...args) => onUpdateToken(engine, ...args));
   Hooks.on("deleteCombat", (combat) => onDeleteCombat(engine, combat).catch((err) => reportError(err)));
   api.advanceTime = (hours) => advanceTime(api, hours);
   api.explodeAt = (point, opts) => explodeAt(api, engine, point, opts);
   api.metresBetween = metresBetween;
+  installCover(api);
 }

@@ -84,8 +84,9 @@ const api = {
   odds: (request) => engine.call("odds", { request }),
   /** Resolve a request with VTT entropy -> {result, html, text}. */
   resolve: (request) => resolveWithEntropy(engine, request),
-  /** Apply a Firefight chat message's result (through the GM for a player). */
-  apply: (message) => applier.request(typeof message === "string" ? game.messages.get(message) : message),
+  /** Apply a Firefight chat message's result (through the GM for a player); the GM may choose
+   * {mode: "targets"|"selected", variant: "full"|"half"|"double"|"heal"}. */
+  apply: (message, choice) => applier.request(typeof message === "string" ? game.messages.get(message) : message, choice),
   /** Undo an applied result (GM). */
   undo: (message) => applier.undo(typeof message === "string" ? game.messages.get(message) : message),
   /** The world's settings for a ruleset, as sent with every request. */

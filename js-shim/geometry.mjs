@@ -60,3 +60,37 @@ export function pixelsPerMetre(grid, metresPerUnit = 1) {
 export function inCircle(point, centre, radius) {
   return Math.hypot(point.x - centre.x, point.y - centre.y) <= radius + 1e-9;
 }
+
+/**
+ * Pure: where a point lies along the segment a -> b: `t` (0 at a, 1 at b; beyond 1 past b) and
+ * `off`, its distance from the infinite line through a and b.
+ */
+export function alongLine(p, a, b) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy || 1;
+  const t = ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2;
+  const off = Math.abs((p.x - a.x) * dy - (p.y - a.y) * dx) / Math.sqrt(len2);
+  return { t, off };
+}
+
+/**
+ * Pure: the tokens an area of fire touches, from the weapon at `weapon` at a circle (`centre`,
+ * `radius`, scene pixels): "inside" the circle; on the "line" from the weapon to the circle (the
+ * line crosses the token: within its half-size of it); "beyond" the circle on the same line.
+ * tokens: [{id, center, half}] -> [{id, where, px}] (px: from the weapon), nearest first.
+ */
+export function areaPlaces(weapon, centre, radius, tokens) {
+  const out = [];
+  for (const tk of tokens) {
+    const px = Math.hypot(tk.center.x - weapon.x, tk.center.y - weapon.y);
+    if (inCircle(tk.center, centre, radius)) {
+      out.push({ id: tk.id, where: "inside", px });
+      continue;
+    }
+    const { t, off } = alongLine(tk.center, weapon, centre);
+    if (t <= 0 || off > (tk.half ?? 0) + 1e-9) continue;
+    out.push({ id: tk.id, where: t < 1 ? "line" : "beyond", px });
+  }
+  return out.sort((a, b) => a.px - b.px);
+}

@@ -39,9 +39,9 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
     return `${heading}<p class="ff-sheet-missing">${escapeHTML(t("FIREFIGHT.ui.sheet.noData", "{name} has no Firefight data for this ruleset.", { name: actor.name }))}</p>
       ${editable ? `<button type="button" data-firefight-action="sheet-init">${escapeHTML(t("FIREFIGHT.ui.sheet.addData", "Add Firefight data"))}</button>` : ""}`;
   }
-  // Schema descriptions are the engine's English notes, not lang keys: no hints here.
-  const fields = (schema ? fieldsFromSchema(schema, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") }) : [])
-    .map((f) => ({ ...f, hint: "" }));
+  // A field's hint is its `x-hint-key` only (form.mjs): schema descriptions are the engine's
+  // English notes. E.g. a stat no rule of the text uses says so under it.
+  const fields = schema ? fieldsFromSchema(schema, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") }) : [];
   const values = {};
   for (const f of fields) values[f.name] = stats[f.name] ?? f.default ?? "";
   const extra = jsonFields(schema, fields).map((f) => `<div class="form-group" data-field="${escapeHTML(f.name)}">

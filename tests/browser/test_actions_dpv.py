@@ -100,6 +100,47 @@ def test_area_fire_at_two_targeted_tokens_posts_one_card_and_applies_both(dpv_ta
     assert {a["name"] for a in applied} == hit
 
 
+def test_area_fire_at_a_placed_area_gathers_the_figures_by_place(dpv_table: Table) -> None:
+    # FIRE COMBAT, "Area Fire": a 10 m area; figures inside, on the line of fire, and beyond.
+    page = dpv_table.page
+    shooter, *others = _names(page)
+    aim = others[0]
+    page.evaluate(AIM_JS, [shooter, [aim]])
+    page.evaluate("() => canvas.scene.deleteEmbeddedDocuments('MeasuredTemplate', "
+                  "canvas.scene.templates.map((t) => t.id))")
+    page.locator('.scene-tool[data-tool="firefightActions"]').click()
+    picker = page.locator("dialog.firefight-action-picker")
+    picker.get_by_label("Area fire at a placed area").check()
+    picker.locator("button[data-action=pick]").click()
+    dialog = page.locator("dialog.firefight-action-dialog")
+    dialog.wait_for()
+    # The area: a circle of the declared diameter at the targeted token (1 unit = 1 m here).
+    area = page.evaluate("""() => canvas.scene.templates.filter((t) => t.flags.firefight?.area)
+        .map((t) => ({x: t.x, y: t.y, distance: t.distance}))""")
+    diameter = page.evaluate("""() => game.settings.get('firefight', 'catalog').rulesets
+        .find((r) => r.id === 'dpv').features.areaFire.diameterM""")
+    assert len(area) == 1
+    assert area[0]["distance"] == diameter / 2
+    geo = page.evaluate(SCENE_JS, [shooter, aim])
+    inside = page.evaluate(INSIDE_JS, [geo["b"]["x"], geo["b"]["y"], diameter / 2])
+    assert aim in inside
+    dialog.locator('select[name="weapon"]').select_option(label="Assault rifle (house)")
+    before = page.evaluate("() => game.messages.size")
+    dpv_table.shot("46-dpv-area-placed")
+    dialog.locator('[data-action="go"]').click()
+    page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=20000)
+    request = page.evaluate(f"() => {LAST}.request")
+    places = {f["name"]: f["place"] for f in request["targets"]}
+    assert {n for n, p in places.items() if p == "in_area"} == set(inside) - {shooter}
+    assert set(places.values()) <= {"in_area", "line_of_fire", "beyond"}
+    # The range is the weapon to the area's centre (20 px a metre).
+    dx, dy = geo["b"]["x"] - geo["a"]["x"], geo["b"]["y"] - geo["a"]["y"]
+    assert request["range"]["value"] == pytest.approx((dx * dx + dy * dy) ** 0.5 / 20, abs=0.01)
+    page.evaluate("() => canvas.scene.deleteEmbeddedDocuments('MeasuredTemplate', "
+                  "canvas.scene.templates.map((t) => t.id))")
+    assert not dpv_table.errors
+
+
 def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_table: Table) -> None:
     page = dpv_table.page
     shooter, target, *_ = _names(page)
@@ -124,8 +165,9 @@ def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_ta
     length = (dx * dx + dy * dy) ** 0.5
     land = {"x": geo["b"]["x"] - dx / length * 20, "y": geo["b"]["y"] - dy / length * 20}
     blasts = {t["blast"]: t for t in geo["templates"]}
-    assert set(blasts) == {"burst", "outer"}
-    assert geo["drawn"] == 2
+    # The fragments' rings and the concussion's reach (issue 14 defect 4), declared as circles.
+    assert set(blasts) == {"burst", "outer", "concussion"}
+    assert geo["drawn"] == 3
     assert blasts["burst"]["x"] == pytest.approx(land["x"])
     assert blasts["burst"]["y"] == pytest.approx(land["y"])
     assert blasts["burst"]["distance"] == 5
@@ -134,6 +176,7 @@ def test_grenade_miss_deviates_draws_its_blast_and_resolves_tokens_inside(dpv_ta
     explosion = page.evaluate(f"() => {LAST}.request")
     blast = next(e["params"] for e in page.evaluate(f"() => {LAST}.result.effects")
                  if e["kind"] == "blast")
+    assert blasts["concussion"]["distance"] == blast["concussion_reach_m"]  # 1 unit = 1 m
     # Everyone the blast can touch: the fragments' 10 m, or the concussion's reach if farther.
     assert blast["reach_m"] == max(blast["outer_radius_m"], blast["concussion_reach_m"])
     inside = page.evaluate(INSIDE_JS, [land["x"], land["y"], blast["reach_m"]])
@@ -185,6 +228,32 @@ def test_advancing_time_runs_a_critical_point(dpv_table: Table) -> None:
     page.evaluate("async () => game.modules.get('firefight').api.advanceTime(0.5)")
     assert page.evaluate(POINTS_JS, [before, patient]) == [2]
     dpv_table.shot("45-dpv-advance-time")
+    assert not dpv_table.errors
+
+
+def test_moving_a_patient_whose_clock_runs_marks_it_moved(dpv_table: Table) -> None:
+    # 2300ad "moved": DM -1 at the next crisis point (features.healing.moved).
+    page = dpv_table.page
+    patient = _names(page)[-2]
+    page.evaluate(WOUNDED_JS, patient)
+    page.evaluate(f"{ACTOR}.update({{'flags.firefight.dpv.moved': false}})", patient)
+    dpv_table.reset()
+    box = dpv_table.token(patient).bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + 120, cy, steps=6)
+    page.mouse.up()
+    page.wait_for_function(f"{ACTOR}.flags.firefight.dpv.moved === true", arg=patient,
+                           timeout=20000)
+    # A token whose clock does not run is not marked.
+    calm = _names(page)[0]
+    page.evaluate(f"{ACTOR}.update({{'flags.firefight.conditions': [], "
+                  f"'flags.firefight.dpv.moved': false}})", calm)
+    page.evaluate("(n) => canvas.tokens.placeables.find((t) => t.name === n).document"
+                  ".update({x: 40})", calm)
+    page.wait_for_timeout(500)
+    assert page.evaluate(f"{ACTOR}.flags.firefight.dpv.moved", calm) is False
     assert not dpv_table.errors
 
 

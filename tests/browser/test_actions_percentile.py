@@ -95,6 +95,26 @@ def test_sighting_in_twice_gives_plus_20_and_resets(pct_table: Table) -> None:
     page.wait_for_function(f"(n) => !{BY_NAME}.actor.flags.firefight.sighting", arg=SHOOTER)
 
 
+def test_sighting_in_stops_at_the_declared_max(pct_table: Table) -> None:
+    # issue 15: counting past the engine's cap turned the next shot into an input error.
+    page = pct_table.page
+    page.evaluate(AIM_JS, [SHOOTER, TARGET])
+    most = page.evaluate("""() => game.settings.get('firefight', 'catalog').rulesets
+        .find((r) => r.id === 'percentile').features.sighting.max""")
+    assert isinstance(most, int)
+    assert most > 0
+    # The shooter has sighted in `max` turns already (state set up, not clicked 10 000 times).
+    page.evaluate(f"""([n, t, most]) => {BY_NAME}.actor.update({{'flags.firefight.sighting':
+        {{[canvas.tokens.placeables.find((x) => x.name === t).id]: {{n: most, round: null}}}}}})""",
+                  [SHOOTER, TARGET, most])
+    page.evaluate(SIGHT_IN_JS)
+    assert next(iter(_sighting(page).values()))["n"] == most
+    mid = page.evaluate(SHOOT_JS)
+    options = page.evaluate("(id) => game.messages.get(id).flags.firefight.request.options", mid)
+    assert options["sighting_turns"] == most
+    assert not pct_table.errors
+
+
 def test_life_force_shows_on_the_token_and_drops_when_applied(pct_table: Table) -> None:
     page = pct_table.page
     bar = pct_table.token(TARGET).locator(".hp-text")

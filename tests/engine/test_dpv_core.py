@@ -183,7 +183,9 @@ def test_table_features_are_data() -> None:
     # What the table read from js-shim/config.mjs before it learnt them from the engine is
     # still there, unchanged (issue 14's features only add to it).
     features = RULESET.features
-    assert features["actions"] == ["advance_time"]
+    assert features["actions"] == ["advance_time", "area_fire_placed"]
+    # The referee's: each an engine action or one of the table's own.
+    assert set(features["refereeActions"]) <= {*RULESET.catalog()["actions"], *features["actions"]}
     assert {k: features["explosion"][k] for k in ("action", "power", "impact", "blast")} == {
         "action": "explosion", "power": "ep", "impact": "impact", "blast": "blast"}
     old = {"condition": "critical_points", "action": "critical_point",

@@ -14,7 +14,7 @@ from _examples import example
 
 import firefight
 from firefight.rulesets.dpv import RULESET, explosives
-from firefight.rulesets.dpv.models import DpvStats
+from firefight.rulesets.dpv.models import DpvStats, ExplosionOptions
 
 
 def step(result: dict[str, Any], step_id: str) -> dict[str, Any]:
@@ -250,6 +250,13 @@ def test_the_declared_concussion_reach_gathers_every_victim(ep: float, tamped: b
                                                          "tamped": tamped},
                   targets=[{"name": "V", "pc": True, "distance_m": reach + 0.5}])
     assert step(outside, "concussion_0")["success"] is False
+    # The table draws the declared circles from the blast's params: the concussion's too
+    # (issue 14 defect 4), and picks the tamped steps by the declared option.
+    spec = RULESET.features["explosion"]
+    blast = next(e for e in inside["effects"] if e["kind"] == spec["blast"])["params"]
+    assert set(spec["circles"]) <= set(blast)
+    assert blast["concussion_reach_m"] == reach
+    assert spec["tamped"] in ExplosionOptions.model_fields
 
 
 def test_a_missed_grenade_offers_nothing_to_apply() -> None:

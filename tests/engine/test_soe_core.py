@@ -132,8 +132,9 @@ def test_the_catalog_declares_the_table_features() -> None:
         "actionTables": {"attack": {"field": "trauma_tables", "by": "trauma_class"}},
         # issue 15: "at 0 HP ... will die in the next turn" (test_soe_referee.py).
         "followUp": [soe.injury.DYING_FOLLOW_UP],
-        "refereeActions": ["weapon_damage", "creature_stats", "armor_coverage", "m3_hit",
-                           "incapacitation"],
+        "refereeActions": {name: {} for name in ("weapon_damage", "creature_stats",
+                                                 "armor_coverage", "m3_hit", "incapacitation")},
+        "roles": {"task": {"actor": "character", "target": "opponent"}},
     }
     for spec in entry["features"]["sheetActions"]:
         assert spec["action"] in entry["actions"]

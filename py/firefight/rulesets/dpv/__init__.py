@@ -61,6 +61,20 @@ from firefight.rulesets.dpv.models import (
 SUCCESS = "FIREFIGHT.card.chance_success"
 
 
+# The per-token cover's fields -> the aimed-fire options they fill (FIRE COMBAT, "Cover").
+COVER_OPTIONS = {"material": "cover_material", "thickness_cm": "cover_thickness_cm"}
+
+
+def _cover_schema() -> dict[str, Any]:
+    """``Cover``'s schema with the labels of the aimed-fire options it fills."""
+    schema = Cover.model_json_schema()
+    options = AttackOptions.model_json_schema()["properties"]
+    for field, option in COVER_OPTIONS.items():
+        schema["properties"][field].update(
+            {k: v for k, v in options[option].items() if k.startswith("x-")})
+    return schema
+
+
 class TwoThousandThreeHundred(Ruleset):
     id = "dpv"
     label_key = f"{P}.name"
@@ -106,9 +120,16 @@ class TwoThousandThreeHundred(Ruleset):
     stats_model = DpvStats
     # 2300AD wounds: unconscious and incapacitated figures are out of the fight.
     incapacitated_states = frozenset({"dead", "unconscious", "incapacitated"})
-    # Read by the table's generic mechanisms (docs/extending.md, "Table features").
+    # Read by the table's generic mechanisms (docs/extending.md, "Part 5: table features, as data").
     features: ClassVar[dict[str, Any]] = {
-        "actions": ["advance_time"],
+        # Table-side actions the menu offers: the healing clock, and area fire at a placed
+        # area (`areaFire` below).
+        "actions": ["advance_time", "area_fire_placed"],
+        # Offered to the referee only (one key for every ruleset): the clock and what it runs,
+        # and the travel tables (issue 14: referee tools reachable from the table).
+        "refereeActions": {name: {} for name in (
+            "advance_time", "critical_point", "regain_consciousness", "travel", "interface",
+            "stutterwarp")},
         # Exploding rounds: the weapon's power field, the effect kinds and the action that
         # resolves the blast.
         # `reach`: the blast effect's param to gather tokens out to (concussion carries past
@@ -117,7 +138,12 @@ class TwoThousandThreeHundred(Ruleset):
         "explosion": {"action": "explosion", "power": "ep", "impact": "impact",
                       "blast": "blast", "reach": "reach_m",
                       "concussionReach": explosives.reach_steps(tamped=False),
-                      "concussionReachTamped": explosives.reach_steps(tamped=True)},
+                      "concussionReachTamped": explosives.reach_steps(tamped=True),
+                      # the option that picks the tamped steps; the blast's params drawn as
+                      # circles, param -> role (issue 14 defect 4: the concussion ring too).
+                      "tamped": "tamped",
+                      "circles": {"concussion_reach_m": "concussion", "outer_radius_m": "outer",
+                                  "burst_radius_m": "burst"}},
         # The healing clock: the condition that starts it, its points (hours) and the actions
         # run; `moved`: the patient's flag the table sets when it moves a token whose clock runs
         # (DM -1 at the next crisis point; the critical point clears it).
@@ -139,9 +165,10 @@ class TwoThousandThreeHundred(Ruleset):
         # figure gets its cover and forfeits its actions); left out for an NPC, which rolls
         # 1D10 + AFV > Coolness. Cover: the referee marks it per token (`schema`), sent as the
         # figure's `cover` in area fire and as the options below in aimed fire.
-        "cover": {"schema": Cover.model_json_schema(),
-                  "attack": {"material": "cover_material", "thickness": "cover_thickness_cm"},
-                  "figure": "cover", "duck": "duck", "duckNpc": "roll"},
+        # `schema`: one entry, labelled as the aimed-fire options it fills; `fields`: where the
+        # token's cover goes (each figure's `cover`); `options`: entry field -> aimed-fire option.
+        "cover": {"schema": _cover_schema(), "fields": ["targets[].cover"],
+                  "options": dict(COVER_OPTIONS), "duck": "duck", "duckNpc": "roll"},
         # Wound Effects at the combat tracker: run `action` for every combatant with dpv data
         # at the start of each combat turn (phase start: set the combatant's initiative from
         # the outcome's `initiative`, skip its actions while `can_act` is false) and at its

@@ -7,7 +7,7 @@ DPVs are decimals in this system (0.4, 0.025): they are floats here and become e
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -18,6 +18,13 @@ P = "FIREFIGHT.dpv"
 
 _LABELS = OptionLabels(P)
 label, choices = _LABELS.label, _LABELS.choices
+
+
+def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A world setting's schema extras: its label (and choices), and its own hint's lang key
+    (``x-hint-key``), shown under it in the ruleset's settings menu."""
+    extra = label(key) if values is None else choices(key, values)
+    return {**extra, "x-hint-key": f"{P}.opt.{key}.hint"}
 
 
 DIFFICULTIES = ("simple", "easy", "routine", "difficult", "formidable", "impossible")
@@ -159,15 +166,15 @@ class DpvSettings(Strict):
     """World settings: the referee's choice where the text allows two readings."""
 
     task_dice: Literal["1d10", "2d6"] = Field(
-        default="1d10", json_schema_extra=choices("task_dice", TASK_DICE))
-    easy_in_ladder: bool = Field(default=False, json_schema_extra=label("easy_in_ladder"))
+        default="1d10", json_schema_extra=setting("task_dice", TASK_DICE))
+    easy_in_ladder: bool = Field(default=False, json_schema_extra=setting("easy_in_ladder"))
     location_rule: Literal["diagram", "optional_severity"] = Field(
-        default="diagram", json_schema_extra=choices("location_rule", LOCATION_RULES))
+        default="diagram", json_schema_extra=setting("location_rule", LOCATION_RULES))
     zero_dpv: Literal["no_effect", "third_column"] = Field(
-        default="no_effect", json_schema_extra=choices("zero_dpv", ZERO_DPV))
+        default="no_effect", json_schema_extra=setting("zero_dpv", ZERO_DPV))
     # MISSILE PROCEDURE: "Roll 1d10 under (homing value of missile - evasive value of target)".
     missile_hit: Literal["at_or_under", "under"] = Field(
-        default="under", json_schema_extra=choices("missile_hit", MISSILE_HIT))
+        default="under", json_schema_extra=setting("missile_hit", MISSILE_HIT))
 
 
 class AttackOptions(Strict):

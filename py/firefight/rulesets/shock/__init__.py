@@ -27,9 +27,7 @@ from typing import Any, ClassVar
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.shock import activation, damage, mission, to_hit, wounds
 from firefight.rulesets.shock.models import (
-    DAMAGE_CLASSES,
     ID,
-    LOCATIONS,
     STATES,
     AttackRequest,
     DrawChitsRequest,
@@ -41,22 +39,31 @@ from firefight.rulesets.shock.models import (
     PoolOptions,
     PoolRequest,
     ShockOptions,
+    ShockProtection,
     ShockSettings,
     ShockStats,
+    ShockUnit,
     TreatOptions,
     TreatRequest,
 )
 
+
 # Per-token cover (issue 15): the engine takes a list of protections per side; the table keeps
-# each token's own (e.g. a token flag) and sends the target's in ``target.cover``, each entry
-# ``{name, category: "cover", locations: [...], stops: "<class>"}`` (``ShockProtection``).
+# each token's own in a token flag (the referee's editor is built from `schema`: one entry,
+# ``ShockProtection`` without the fields the table sets) and sends the target's in ``target.cover``
+# (`fields`), each entry with the `fixed` fields added, up to `maxItems` entries.
+def _cover_schema() -> dict[str, Any]:
+    schema = ShockProtection.model_json_schema()
+    for table_set in ("item_id", "category"):
+        schema["properties"].pop(table_set)
+    return schema
+
+
 COVER_FEATURE: dict[str, Any] = {
+    "schema": _cover_schema(),
     "fields": ["target.cover"],
-    "entry": ["name", "category", "locations", "stops"],
-    "category": "cover",
-    "locations": list(LOCATIONS),
-    "classes": list(DAMAGE_CLASSES),
-    "max_items": 20,
+    "fixed": {"category": "cover"},
+    "maxItems": ShockUnit.model_fields["cover"].metadata[0].max_length,
 }
 
 
@@ -94,11 +101,12 @@ class Shock(Ruleset):
     # referee's actions (the actions menu, GM only) and what they take; per-token cover.
     features: ClassVar[dict[str, Any]] = {
         "activation": activation.ACTIVATION,
-        "referee_actions": {
-            # units: the targeted tokens (treat) / every token of the scene (end of mission),
-            # each entry's fields from the actor's ``flags.firefight.shock``.
-            mission.TREAT: {"units": "units", "from": "targeted", "gm_only": True},
-            mission.END_OF_MISSION: {"units": "units", "from": "scene", "gm_only": True},
+        # Actions only the referee is offered (one key for every ruleset): `list` is the
+        # request's list of units, filled `from` the targeted tokens (treat) or every token of
+        # the scene (end of mission), each entry's fields from the actor's flags.firefight.shock.
+        "refereeActions": {
+            mission.TREAT: {"list": "units", "from": "targeted"},
+            mission.END_OF_MISSION: {"list": "units", "from": "scene"},
         },
         "cover": COVER_FEATURE,
     }

@@ -22,6 +22,13 @@ _LABELS = OptionLabels(P)
 label, choices = _LABELS.label, _LABELS.choices
 
 
+def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A world setting's schema extras: its label (and choices), and its own hint's lang key
+    (``x-hint-key``), shown under it in the ruleset's settings menu."""
+    extra = label(key) if values is None else choices(key, values)
+    return {**extra, "x-hint-key": f"{P}.opt.{key}.hint"}
+
+
 # shock Troop Quality table, top to bottom.
 Quality = Literal["untrained", "conscript", "green", "regular", "experienced", "veteran", "elite",
                   "rainbow"]
@@ -133,11 +140,11 @@ class ShockSettings(Strict):
     """World settings: the referee's choices where the text is silent or open."""
 
     to_hit: ToHitRule = Field(
-        default="house", json_schema_extra=choices("to_hit", TO_HIT_RULES))
+        default="house", json_schema_extra=setting("to_hit", TO_HIT_RULES))
     wound_scale: WoundScale = Field(
-        default="class", json_schema_extra=choices("wound_scale", WOUND_SCALES))
+        default="class", json_schema_extra=setting("wound_scale", WOUND_SCALES))
     damage_in_shock: DamageInShock = Field(
-        default="any_hit", json_schema_extra=choices("damage_in_shock", DAMAGE_IN_SHOCK))
+        default="any_hit", json_schema_extra=setting("damage_in_shock", DAMAGE_IN_SHOCK))
 
 
 class NoOptions(Strict):

@@ -103,7 +103,11 @@ class StarsOfEmpire(Ruleset):
         "followUp": [injury.DYING_FOLLOW_UP],
         # Actions only the referee is offered (the generic actions menu hides them from
         # players): the derivations of sections 6-11.
-        "refereeActions": [a.name for a in TOOLS],
+        # (one key and one shape for every ruleset: action -> its spec, {} here).
+        "refereeActions": {a.name: {} for a in TOOLS},
+        # Who is who in the opposed roll: the selected token is the `character`, the targeted
+        # one the optional `opponent` (soe 2.1.2).
+        "roles": {TASK.name: {"actor": "character", "target": "opponent"}},
     }
     # Steps a house rule may add modifiers to (firefight.house): each one's ledger asks for them.
     house_steps: ClassVar[dict[str, str]] = {

@@ -7,15 +7,19 @@
 //   actor.flags.firefight.applied.<messageId> = {hash, by (the requester), gm (the GM who wrote
 //     it), at, messageId, ruleset, tokenId, name, before, after, beforeConditions, conditions,
 //     statuses: {the world's status id: wasActive}, missingStatuses: [engine ids the system
-//     lacks], changes}; after an undo the same without the data, plus undone: {by, at}
+//     lacks], changes, source (the result's actor group whose effects these are), mode
+//     ("targets" | "selected"), variant ("full" | "half" | "double" | "heal")}; after an undo the
+//     same without the data, plus undone: {by, at} (a tombstone: a player's result stays spent;
+//     a GM may apply it again, Redo, which writes a new record over it)
 // Only the actor's owners and GMs may write it, so a player can neither delete the record of a
 // result applied to an actor they do not own (and have it applied twice) nor forge one that the
 // GM's Undo would write; and Undo restores a `before` only if the engine, applying the result's
 // effects to it, gives the record's `after`. The chat message (which its author may edit) only
 // carries what the card shows while it re-renders, never read by a decision:
 //   message.flags.firefight.applying = {by, gm, at}   (while the GM writes; the card says so)
-//   message.flags.firefight.applied = {by, at, hash, actors: {key: {actorId, tokenId, name, missingStatuses}}}
-//   message.flags.firefight.undone = {by, at}
+//   message.flags.firefight.applied = {by, at, hash, mode, variant, actors: {key: {actorId, tokenId, name, missingStatuses}}}
+//   message.flags.firefight.undone = {by, at, actors: {key: {actorId, tokenId, name}}}
+// (`actors` only says where else to look for records: the selected tokens a GM chose.)
 // Stats, statuses and the record land together or not at all (writeAll), inside the actors'
 // write queues (writes.mjs); every actor is the token's own (an unlinked token's synthetic actor,
 // on any scene). A player's request goes to the active GM over the module socket (relay.mjs,
@@ -89,12 +93,83 @@ export function effectsByActor(result) {
   return [...groups.values()];
 }
 
+// --- apply variants (dnd5e ChatMessage5e#applyChatCardDamage: the damage of a card applied to
+// the targets or to the controlled tokens, with a multiplier: 1, 0.5 half, 2 double, -1 heal) ---
+
+/**
+ * The effect kind the engine's core treats as hit points (py/firefight/effects.py: `hp` starts
+ * from `hp_max`); a variant scales only these deltas, and the engine's `apply` does the rest.
+ */
+export const HIT_POINTS_KIND = "hp";
+/** Variant -> multiplier of the hit-point deltas (dnd5e's multipliers). */
+export const VARIANTS = Object.freeze({ full: 1, half: 0.5, double: 2, heal: -1 });
+/** Where a result is applied: the actors it names, or the tokens the GM has selected. */
+export const MODES = Object.freeze(["targets", "selected"]);
+
+const isHitPointDelta = (e) => e?.kind === HIT_POINTS_KIND && typeof e.delta === "number" && e.delta !== 0 && e.on_actor !== false;
+
+/** Whether a result has hit-point deltas (so half / double / heal mean something). */
+export function hasHitPointDeltas(result) {
+  return (result?.effects ?? []).some(isHitPointDelta);
+}
+
+/**
+ * The effects of a variant: hit-point deltas times its multiplier, rounded toward zero (dnd5e
+ * rounds halved damage down), a delta that becomes 0 dropped; a heal keeps only the hit points
+ * (healing does not also wound or kill); half and double keep every other effect as it is.
+ */
+export function scaleEffects(effects, variant = "full") {
+  const factor = VARIANTS[variant];
+  if (factor === undefined) throw new Error(`unknown apply variant: ${variant}`);
+  if (factor === 1) return effects;
+  const out = [];
+  for (const e of effects ?? []) {
+    if (!isHitPointDelta(e)) {
+      if (variant !== "heal") out.push(e);
+      continue;
+    }
+    const delta = Math.trunc(e.delta * factor) || 0;
+    if (delta) out.push({ ...e, delta });
+  }
+  return out;
+}
+
+/**
+ * The groups a result is applied to, each {key, actorId, tokenId, name, effects, source} (`source`:
+ * the key of the result's group whose effects it gets). mode "targets": the actors the result
+ * names; "selected": each of `tokens` (token UUIDs) gets the effects of the result's one target
+ * side (not the acting participant's, unless that is the only one). Effects are scaled by variant.
+ */
+export function applyGroups(result, { mode = "targets", variant = "full", tokens = [], acting = null } = {}) {
+  const groups = effectsByActor(result);
+  // A group a variant leaves nothing for (a heal of an actor whose hit points are not touched) is no group.
+  if (mode === "targets") {
+    return groups.map((g) => ({ ...g, source: g.key, effects: scaleEffects(g.effects, variant) })).filter((g) => g.effects.length);
+  }
+  if (mode !== "selected") throw new Error(`unknown apply mode: ${mode}`);
+  const actingKey = acting ? `${acting.actor_id ?? ""}|${acting.token_id ?? ""}` : null;
+  const sides = groups.length > 1 ? groups.filter((g) => g.key !== actingKey) : groups;
+  if (sides.length !== 1) {
+    const err = new Error(t("FIREFIGHT.ui.apply.several", "this result names {count} actors: apply it to its targets", { count: sides.length }));
+    err.code = "several_sides";
+    throw err;
+  }
+  const [side] = sides;
+  const effects = scaleEffects(side.effects, variant);
+  if (!effects.length) return [];
+  return [...new Set(tokens)].map((uuid) => ({ key: `|${uuid}`, actorId: null, tokenId: uuid, name: null, effects, source: side.key }));
+}
+
 /**
  * An update object that makes `flags.firefight.<ruleset>` exactly `after`: every key of `after`
  * set, every key only in `before` deleted (Foundry's "-=key" operator).
  */
 export function flagUpdate(ruleset, before, after) {
-  const path = `flags.${MODULE_ID}.${ruleset}`;
+  return replaceUpdate(`flags.${MODULE_ID}.${ruleset}`, before, after);
+}
+
+/** An update object that makes the object at `path` go from `before` to exactly `after`. */
+export function replaceUpdate(path, before, after) {
   const update = {};
   for (const [k, v] of Object.entries(after ?? {})) update[`${path}.${k}`] = v;
   for (const k of Object.keys(before ?? {})) {
@@ -219,13 +294,39 @@ export async function writeAll(steps) {
 /** How long a message stays marked "being applied" if the GM's client that marked it went away. */
 const IN_FLIGHT_STALE_MS = REPLY_TIMEOUT_MS;
 
-/** The records of a message on the actors its result names: [{group, actor, rec}] (rec may be null). */
+/**
+ * The records of a message: [{group, actor, rec}] (rec may be null), on the actors its result
+ * names and on the tokens the card lists as applied to or undone (a GM's "selected" choice; the
+ * card only says where to look: each record is the GM's, on the actor). A record's group carries
+ * the effects it was made with: its `source` group's, scaled by its `variant`.
+ */
 export function recordsOf(message) {
+  const ff = flagsOf(message);
+  const own = effectsByActor(ff.result);
+  const listed = [ff.applied?.actors, ff.undone?.actors].flatMap((a) => Object.values(a ?? {}))
+    .filter((a) => a && (a.actorId || a.tokenId))
+    .map((a) => ({ key: `${a.actorId ?? ""}|${a.tokenId ?? ""}`, actorId: a.actorId ?? null, tokenId: a.tokenId ?? null, name: a.name ?? null, listed: true }));
   const out = [];
-  for (const group of effectsByActor(flagsOf(message).result)) {
+  const seen = new Set();
+  const queue = [...own, ...listed];
+  for (const group of queue) {
     const actor = actorFor(group);
+    const id = actor?.uuid ?? actor ?? group.key;
+    if (seen.has(id) || (group.listed && !actor)) continue;
+    seen.add(id);
     const rec = actor?.flags?.[MODULE_ID]?.applied?.[message?.id] ?? null;
-    out.push({ group, actor, rec });
+    // A marker on a target says which tokens the GM applied it to instead (see Applier#_write).
+    if (rec?.marker) {
+      for (const tokenId of Array.isArray(rec.tokens) ? rec.tokens : []) {
+        if (typeof tokenId === "string") queue.push({ key: `|${tokenId}`, actorId: null, tokenId, name: null, listed: true });
+      }
+    }
+    const source = own.find((g) => g.key === (rec?.source ?? group.key));
+    let effects = [];
+    try {
+      effects = scaleEffects(source?.effects ?? [], rec?.variant ?? "full");
+    } catch { /* an unknown variant: no effects, so Undo will not match the record */ }
+    out.push({ group: { ...group, effects, source: source?.key ?? null }, actor, rec });
   }
   return out;
 }
@@ -235,15 +336,24 @@ export function recordsOf(message) {
  * {state: "applied" | "undone" | null, by, names, missing: [{name, statuses}], applying}.
  */
 export function applyState(message) {
-  const found = recordsOf(message).filter((r) => r.rec);
-  const live = found.filter((r) => !r.rec.undone);
+  const all = recordsOf(message).filter((r) => r.rec);
+  const live = all.filter((r) => !r.rec.undone);
+  // Markers only point at the records: the card names the actors that were changed.
+  const changed = live.filter((r) => !r.rec.marker);
+  const found = all.filter((r) => !r.rec.marker);
+  const first = (list) => (list.find((r) => !r.rec.marker) ?? list[0]).rec;
   const ff = flagsOf(message);
   const applying = Boolean(ff.applying) && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS;
   if (live.length) {
-    return { state: "applied", by: live[0].rec.by, names: live.map((r) => r.rec.name ?? r.actor.name),
-      missing: live.filter((r) => r.rec.missingStatuses?.length).map((r) => ({ name: r.rec.name, statuses: r.rec.missingStatuses })), applying };
+    return { state: "applied", by: first(live).by, variant: first(live).variant ?? "full", names: changed.map((r) => r.rec.name ?? r.actor.name),
+      missing: changed.filter((r) => r.rec.missingStatuses?.length).map((r) => ({ name: r.rec.name, statuses: r.rec.missingStatuses })), applying };
   }
-  if (found.length) return { state: "undone", by: found[0].rec.undone?.by, names: [], missing: [], applying };
+  if (all.length) {
+    // Redo repeats the last application: its variant, and its tokens if the GM chose them.
+    const { mode = "targets", variant = "full" } = first(all);
+    const redo = { mode, variant, tokens: mode === "selected" ? found.map((r) => r.rec.tokenId).filter(Boolean) : [] };
+    return { state: "undone", by: first(all).undone?.by, names: [], missing: [], applying, redo };
+  }
   return { state: null, by: null, names: [], missing: [], applying };
 }
 
@@ -265,7 +375,7 @@ export class Applier {
   /** Listen on the module socket (call once game.socket exists): the active GM answers. */
   listen() {
     // The requester is the sender Foundry names (relay.mjs), never a field of the payload.
-    onRequest("apply", (payload, sender) => this._applyOnce(String(payload.messageId ?? ""), { hash: payload.hash, userId: sender.id })
+    onRequest("apply", (payload, sender) => this._applyOnce(String(payload.messageId ?? ""), { hash: payload.hash, userId: sender.id, ...choiceOf(payload) })
       .then(() => ({}), (err) => {
         if (!(err instanceof Refusal)) console.error("Firefight |", err);
         if (!(err instanceof Refusal)) ui.notifications?.error(`Firefight: ${err?.message ?? err}`); // the GM sees it too
@@ -300,13 +410,13 @@ export class Applier {
    * Apply a message's result (any user). The active GM applies it in its queue; a player (or
    * another GM) sends the request to the active GM. Resolves {ok, code?, reason?}; never throws.
    */
-  async request(message) {
+  async request(message, choice = {}) {
     const hash = resultHash(flagsOf(message).result);
     if (this.isActiveGM) {
-      return this._applyOnce(message.id, { hash, userId: game.user.id })
+      return this._applyOnce(message.id, { hash, userId: game.user.id, ...choiceOf(choice) })
         .then(() => ({ ok: true }), (err) => this._report(err));
     }
-    const reply = await ask("apply", { messageId: message.id, hash });
+    const reply = await ask("apply", { messageId: message.id, hash, ...choiceOf(choice) });
     this._notifyReply(reply);
     return reply;
   }
@@ -357,7 +467,7 @@ export class Applier {
   }
 
   /** GM only, inside the queue: check the request against the message and the table, then apply it. */
-  async _apply(messageId, { hash, userId }) {
+  async _apply(messageId, { hash, userId, mode = "targets", variant = "full", tokens = [] }) {
     const ctx = { userId, messageId };
     const message = game.messages.get(messageId);
     const ff = flagsOf(message);
@@ -368,6 +478,16 @@ export class Applier {
     if (!mayRequest(message, user)) {
       throw this._refuse("not_author", t("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
     }
+    // Where and how to apply (selected tokens, half / double / heal) is the GM's choice alone.
+    if (!user?.isGM && (mode !== "targets" || variant !== "full" || tokens.length)) {
+      throw this._refuse("gm_choice", t("FIREFIGHT.ui.apply.gmChoice", "only a GM may apply a result to other tokens or scaled"), ctx);
+    }
+    if (variant !== "full" && !hasHitPointDeltas(ff.result)) {
+      throw this._refuse("no_hit_points", t("FIREFIGHT.ui.apply.noHitPoints", "this result changes no hit points: it cannot be halved, doubled or healed"), ctx);
+    }
+    if (mode === "selected" && !tokens.length) {
+      throw this._refuse("none_selected", t("FIREFIGHT.ui.apply.noneSelected", "select the tokens to apply it to first"), ctx);
+    }
     if (!ownsActing(ff.result.request, user)) {
       const acting = actingParticipant(ff.result.request);
       throw this._refuse("not_owner", t("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
@@ -377,7 +497,8 @@ export class Applier {
       throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
     }
     // Applied or undone: the records on the actors say so (the message's flags are its author's).
-    if (recordsOf(message).some((r) => r.rec)) {
+    // After an undo only a GM may apply it again (redo); for a player a result is spent once.
+    if (recordsOf(message).some((r) => r.rec && (!r.rec.undone || !user?.isGM))) {
       throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
     }
     if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS && ff.applying.gm !== game.user.id) {
@@ -399,7 +520,20 @@ export class Applier {
       }
     }
     const ruleset = ff.result.ruleset ?? ff.result.request?.ruleset;
-    const groups = effectsByActor(ff.result).map((group) => ({ group, actor: actorFor(group) }));
+    let chosen;
+    try {
+      chosen = applyGroups(ff.result, { mode, variant, tokens, acting: actingParticipant(ff.result.request) });
+    } catch (err) {
+      throw this._refuse(err.code ?? "bad_choice", err.message, ctx);
+    }
+    if (!chosen.length) {
+      throw this._refuse("nothing_to_apply", t("FIREFIGHT.ui.apply.nothing", "this way the result changes nobody: nothing applied"), ctx);
+    }
+    const groups = chosen.map((group) => ({ group, actor: actorFor(group) }));
+    // A token chosen now may hold this result already (applied to it before, and not undone).
+    if (groups.some(({ actor }) => { const rec = actor?.flags?.[MODULE_ID]?.applied?.[messageId]; return rec && !rec.undone; })) {
+      throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+    }
     for (const { group, actor } of groups) {
       if (!actor) {
         ui.notifications?.warn(t("FIREFIGHT.ui.apply.noActor", "{name} is no longer on the table; skipped.",
@@ -407,11 +541,23 @@ export class Applier {
       }
     }
     const present = groups.filter((g) => g.actor);
+    // Applied to selected tokens: the result's own target keeps a marker naming them, so that
+    // its record says "applied" even if the card's list is edited away (a player's Apply is then
+    // refused as already applied).
+    const markers = [];
+    if (mode === "selected") {
+      const changed = new Set(present.map((g) => g.actor.uuid ?? g.actor));
+      for (const source of effectsByActor(ff.result).filter((g) => chosen.some((c) => c.source === g.key))) {
+        const actor = actorFor(source);
+        if (actor && !changed.has(actor.uuid ?? actor)) markers.push({ group: source, actor });
+      }
+    }
     // Every actor's data is read, worked out and written inside its write queue (writes.mjs).
-    return withActors(present.map((g) => g.actor), () => this._write(message, ruleset, present, { hash, userId }));
+    return withActors([...present, ...markers].map((g) => g.actor),
+      () => this._write(message, ruleset, present, { hash, userId, mode, variant, markers }));
   }
 
-  async _write(message, ruleset, present, { hash, userId }) {
+  async _write(message, ruleset, present, { hash, userId, mode = "targets", variant = "full", markers = [] }) {
     const flag = `flags.${MODULE_ID}`;
     const by = userId ?? game.user.id;
     const at = Date.now();
@@ -429,23 +575,37 @@ export class Applier {
         // {the world's status id: was it on before}, and the engine's statuses the system lacks.
         statuses: Object.fromEntries(plan.statuses.filter((s) => s.id).map((s) => [s.id, s.was])),
         missingStatuses: missing, changes: plan.out.changes ?? [],
+        // What Undo and Redo need to work the effects out again: the result's group, the variant.
+        source: group.source ?? group.key, mode, variant,
       };
       const recPath = `${flag}.applied.${message.id}`;
+      // Redo writes over the record Undo left (a tombstone), and a rollback puts it back.
+      const old = actor.flags?.[MODULE_ID]?.applied?.[message.id] ?? null;
       plans.push({ key, actor, group, rec, statuses: plan.statuses,
-        update: { ...flagUpdate(ruleset, plan.before, plan.out.stats), ...conditionsUpdate(plan.beforeConditions, plan.conditions), [recPath]: rec },
+        update: { ...flagUpdate(ruleset, plan.before, plan.out.stats), ...conditionsUpdate(plan.beforeConditions, plan.conditions),
+          ...(old ? replaceUpdate(recPath, old, rec) : { [recPath]: rec }) },
         revert: { ...flagUpdate(ruleset, plan.out.stats, plan.before), ...conditionsUpdate(plan.conditions, plan.beforeConditions),
-          [`${flag}.applied.-=${message.id}`]: null } });
+          ...(old ? replaceUpdate(recPath, rec, old) : { [`${flag}.applied.-=${message.id}`]: null }) } });
+    }
+    const steps = plans.map((p) => ({ actor: p.actor, update: p.update, revert: p.revert, statuses: p.statuses.filter((s) => s.id) }));
+    for (const { group, actor } of markers) {
+      const recPath = `${flag}.applied.${message.id}`;
+      const marker = { hash, by, gm: game.user.id, at, messageId: message.id, ruleset, tokenId: group.tokenId ?? null, name: actor.name,
+        marker: true, source: group.key, mode, variant, tokens: plans.map((p) => p.group.tokenId).filter(Boolean) };
+      const old = actor.flags?.[MODULE_ID]?.applied?.[message.id] ?? null;
+      steps.push({ actor, statuses: [],
+        update: old ? replaceUpdate(recPath, old, marker) : { [recPath]: marker },
+        revert: old ? replaceUpdate(recPath, marker, old) : { [`${flag}.applied.-=${message.id}`]: null } });
     }
     // In flight: shown on the card before any actor is written (cleared after, or on failure).
     await message.update({ [`${flag}.applying`]: { by, gm: game.user.id, at } });
     const summary = Object.fromEntries(plans.map((p) => [p.key, { actorId: p.actor.id, tokenId: p.group.tokenId ?? null,
       name: p.actor.name, missingStatuses: p.rec.missingStatuses }]));
     const mirror = () => message.update({ [`${flag}.-=applying`]: null, [`${flag}.-=undone`]: null,
-      [`${flag}.applied`]: { by, at, hash, actors: summary } });
+      [`${flag}.applied`]: { by, at, hash, mode, variant, actors: summary } });
     try {
       // Stats, statuses, the record and the card's summary land together: if any fails, all are undone.
-      await writeAll([...plans.map((p) => ({ actor: p.actor, update: p.update, revert: p.revert, statuses: p.statuses.filter((s) => s.id) })),
-        { run: mirror }]);
+      await writeAll([...steps, { run: mirror }]);
     } catch (err) {
       await message.update({ [`${flag}.-=applying`]: null }).catch((e) => console.error("Firefight |", e));
       throw err; // writeAll has put the actors back and says so
@@ -507,6 +667,7 @@ export class Applier {
       if (!game.users?.get?.(rec.gm)?.isGM || rec.hash !== hash) {
         throw new Refusal("forged_record", t("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
       }
+      if (rec.marker) continue; // no data of its own: it becomes a tombstone with the records
       const plan = await this._plan(actor, rec.ruleset, group.effects, message.id, rec.before ?? {}, rec.beforeConditions ?? null);
       // Only statuses the result sets may be put back.
       const touched = new Set(Object.keys(plan.out.statuses ?? {}).map((id) => systemStatus(id)).filter(Boolean));
@@ -534,8 +695,30 @@ export class Applier {
         [`${rp}.-=undone`]: null, ...Object.fromEntries(spent.filter((k) => k in rec).map((k) => [`${rp}.${k}`, rec[k]])) },
       statuses: Object.entries(rec.statuses ?? {}).map(([id, was]) => ({ id, active: Boolean(was), was: !was })),
     })),
-    { run: () => message.update({ [`${flag}.-=applied`]: null, [`${flag}.undone`]: { by: userId, at } }) }]);
+    { run: () => message.update({ [`${flag}.-=applied`]: null, [`${flag}.undone`]: { by: userId, at, actors: undoneSummary(found.filter((r) => !r.rec.marker)) } }) }]);
   }
+}
+
+/** Where a result was undone, for the card (Redo looks there for the records): key -> {actorId, tokenId, name}. */
+function undoneSummary(found) {
+  const taken = new Set();
+  const out = {};
+  for (const { group, actor, rec } of found) {
+    const key = recordKey({ actorId: actor.id, tokenId: rec.tokenId ?? group.tokenId }, taken);
+    taken.add(key);
+    out[key] = { actorId: actor.id ?? null, tokenId: rec.tokenId ?? group.tokenId ?? null, name: rec.name ?? actor.name };
+  }
+  return out;
+}
+
+/** The GM's choice in a request or payload: {mode, variant, tokens}, each checked for its kind. */
+function choiceOf(src) {
+  const out = {};
+  // An unknown mode or variant is kept, to be refused by name (applyGroups), not applied in full.
+  if (typeof src?.mode === "string") out.mode = src.mode;
+  if (typeof src?.variant === "string") out.variant = src.variant;
+  if (Array.isArray(src?.tokens)) out.tokens = src.tokens.filter((u) => typeof u === "string" && u).slice(0, 100);
+  return out;
 }
 
 /** The update that makes `flags.firefight.conditions` go from `from` to `to` (null: no list). */

@@ -20,6 +20,7 @@ export class Token {
     this.document = document;
     this.layer = layer;
     this.controlled = false;
+    this.hover = false;
     this.element = null;
   }
   get id() {
@@ -51,6 +52,32 @@ export class Token {
   }
   get isOwner() {
     return this.document.isOwner;
+  }
+  /** A hidden token is seen by GMs only (Token#isVisible; the sandbox has no vision). */
+  get isVisible() {
+    return !this.document.hidden || Boolean(game.user?.isGM);
+  }
+  /**
+   * PlaceableObject#_onHoverIn(event, {hoverOutOthers}) / #_onHoverOut(event): the `hover` state
+   * and the `hoverToken` hook, called by cards and trackers to highlight a token (dnd5e
+   * ChatMessage5e#_onTargetHoverIn; pf2e's combat tracker).
+   */
+  _onHoverIn(event, { hoverOutOthers = false } = {}) {
+    if (this.hover) return false;
+    if (hoverOutOthers) for (const t of this.layer.placeables) if (t !== this && t.hover) t._onHoverOut(event);
+    this.hover = true;
+    this.layer.hover = this;
+    Hooks.callAll("hoverToken", this, true);
+    this.layer.refresh();
+    return true;
+  }
+  _onHoverOut(event) {
+    if (!this.hover) return false;
+    this.hover = false;
+    if (this.layer.hover === this) this.layer.hover = null;
+    Hooks.callAll("hoverToken", this, false);
+    this.layer.refresh();
+    return true;
   }
   get bounds() {
     const { x, y, w, h } = this;
@@ -283,7 +310,7 @@ export class SceneView {
     this.drawTemplates();
     this.tokens.innerHTML = "";
     for (const token of this.canvas.tokens.placeables) {
-      const g = svg("g", { class: `token${token.controlled ? " controlled" : ""}${token.isTargeted ? " targeted" : ""}`,
+      const g = svg("g", { class: `token${token.controlled ? " controlled" : ""}${token.isTargeted ? " targeted" : ""}${token.hover ? " hovered" : ""}`,
         "data-token-id": token.id, "data-name": token.name, transform: `translate(${token.x},${token.y})`, tabindex: 0,
         role: "button", "aria-label": token.name });
       const disp = token.document.disposition ?? 0;

@@ -201,15 +201,28 @@ def test_undo_restores_the_target_exactly(tables: Tables) -> None:
         assert t.page.evaluate(STATE_JS, OFFICER) == state0
     flags = gm.evaluate(FLAGS_OF_JS, mid)
     assert "applied" not in flags
-    # Once: no Undo and no Apply on the card any more, and the API refuses both.
+    # Undone once: no Undo any more (the API refuses it too); the GM may apply it again (Redo,
+    # as dnd5e and Midi-QOL allow: issue 16), players get no button.
     card = gm.locator(f'[data-message-id="{mid}"]')
-    assert card.locator("[data-firefight-action]").count() == 0
+    assert card.locator('[data-firefight-action="undo-effects"]').count() == 0
+    assert card.locator('[data-firefight-action="redo-effects"]').count() == 1
+    for t in tables.pages.values():
+        if t is not tables.gm:
+            their = t.page.locator(f'[data-message-id="{mid}"]')
+            their.locator('.ff-applied-state[data-state="undone"]').wait_for()
+            assert their.locator("[data-firefight-action]").count() == 0
     again = gm.evaluate(f"() => game.modules.get('firefight').api.undo('{mid}')")
     assert again["ok"] is False
-    reapply = gm.evaluate(f"() => game.modules.get('firefight').api.apply('{mid}')")
-    assert reapply["ok"] is False
     assert gm.evaluate(STATE_JS, OFFICER) == state0
     tables.gm.shot("14-after-undo")
+    # Redo applies it exactly as before; Undo again restores the officer exactly.
+    card.locator('[data-firefight-action="redo-effects"]').click()
+    tables.wait_all("(id) => Boolean(game.messages.get(id).flags.firefight.applied)", mid)
+    assert gm.evaluate(STATE_JS, OFFICER) == hit
+    card.locator('[data-firefight-action="undo-effects"]').click()
+    tables.wait_all("(id) => Boolean(game.messages.get(id).flags.firefight.undone)", mid)
+    for t in tables.pages.values():
+        assert t.page.evaluate(STATE_JS, OFFICER) == state0
 
 
 FORGE_JS = """([mid, hash]) => new Promise((resolve) => {

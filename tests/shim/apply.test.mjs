@@ -164,3 +164,91 @@ test("effects only the table acts on (a missed grenade's impact and blast) are a
   result.effects.push({ target: "attacker", kind: "hp", delta: -1, on_actor: true, params: {} });
   assert.equal(effectsByActor(result).length, 1);
 });
+
+// --- apply variants (issue 16: half / double / heal, selected tokens, redo) -----------------
+import { scaleEffects, applyGroups, hasHitPointDeltas, replaceUpdate, recordsOf, applyState, VARIANTS } from "../../js-shim/apply.mjs";
+import { participantsOf } from "../../js-shim/chat.mjs";
+
+const WOUND = {
+  request: { attacker: { actor_id: "A", token_id: "Scene.s.Token.a", name: "Shooter" }, target: { actor_id: "B", token_id: "Scene.s.Token.b", name: "Rhino" } },
+  effects: [
+    { target: "target", kind: "hp", delta: -7, params: { loss: 7 } },
+    { target: "target", kind: "state", value: "dead" },
+    { target: "attacker", kind: "ammo", delta: -1 },
+  ],
+};
+
+test("variants scale only hit-point deltas, rounded toward zero; a heal keeps only the hit points", () => {
+  assert.deepEqual(VARIANTS, { full: 1, half: 0.5, double: 2, heal: -1 });
+  const target = WOUND.effects.slice(0, 2);
+  assert.equal(scaleEffects(target, "full"), target);
+  assert.deepEqual(scaleEffects(target, "half"), [{ ...target[0], delta: -3 }, target[1]]);
+  assert.deepEqual(scaleEffects(target, "double"), [{ ...target[0], delta: -14 }, target[1]]);
+  assert.deepEqual(scaleEffects(target, "heal"), [{ ...target[0], delta: 7 }]);
+  // Half of 1 is nothing: no effect at all (the engine would keep a 0 delta as a condition).
+  assert.deepEqual(scaleEffects([{ kind: "hp", delta: -1 }], "half"), []);
+  assert.throws(() => scaleEffects(target, "triple"), /unknown apply variant: triple/);
+  // Other deltas (wounds, life force, ammunition) are the ruleset's, never scaled.
+  assert.deepEqual(scaleEffects([{ kind: "wounds", delta: 2 }], "double"), [{ kind: "wounds", delta: 2 }]);
+  assert.equal(hasHitPointDeltas(WOUND), true);
+  assert.equal(hasHitPointDeltas({ effects: [{ kind: "wounds", delta: 2 }, { kind: "hp", value: 3 }] }), false);
+  assert.equal(hasHitPointDeltas({ effects: [{ kind: "hp", delta: -2, on_actor: false }] }), false);
+});
+
+test("applied to selected tokens, each gets the target side's effects, scaled", () => {
+  const acting = WOUND.request.attacker;
+  const targets = applyGroups(WOUND, { variant: "half" });
+  assert.deepEqual(targets.map((g) => [g.tokenId, g.source, g.effects.map((e) => e.delta ?? e.value)]),
+    [["Scene.s.Token.b", "B|Scene.s.Token.b", [-3, "dead"]], ["Scene.s.Token.a", "A|Scene.s.Token.a", [-1]]]);
+  const chosen = applyGroups(WOUND, { mode: "selected", variant: "double", tokens: ["Scene.s.Token.x", "Scene.s.Token.y", "Scene.s.Token.x"], acting });
+  assert.deepEqual(chosen.map((g) => [g.tokenId, g.source, g.effects.map((e) => e.delta ?? e.value)]),
+    [["Scene.s.Token.x", "B|Scene.s.Token.b", [-14, "dead"]], ["Scene.s.Token.y", "B|Scene.s.Token.b", [-14, "dead"]]]);
+  // A heal leaves the shooter's own effects (ammunition) out: that group is no group at all.
+  assert.deepEqual(applyGroups(WOUND, { variant: "heal" }).map((g) => [g.tokenId, g.effects.map((e) => e.delta)]), [["Scene.s.Token.b", [7]]]);
+  assert.deepEqual(applyGroups({ request: {}, effects: [{ kind: "wounds", delta: 1, params: { token_id: "T1" } }] }, { mode: "selected", variant: "heal", tokens: ["T2"] }), []);
+  // A result for several units cannot be put on a selection: which unit's effects would it get?
+  const several = { request: {}, effects: [{ kind: "hp", delta: -1, params: { token_id: "T1" } }, { kind: "hp", delta: -2, params: { token_id: "T2" } }] };
+  assert.throws(() => applyGroups(several, { mode: "selected", tokens: ["T3"] }), (e) => e.code === "several_sides");
+  assert.throws(() => applyGroups(WOUND, { mode: "everyone" }), /unknown apply mode: everyone/);
+  // A sole participant (a will check: acting and affected) is its own target side.
+  const alone = { request: { character: { actor_id: "C", token_id: "TC" } }, effects: [{ target: "target", kind: "hp", delta: -2 }] };
+  assert.deepEqual(applyGroups(alone, { mode: "selected", tokens: ["TX"], acting: alone.request.character })[0].effects, [{ target: "target", kind: "hp", delta: -2 }]);
+});
+
+test("replaceUpdate turns a tombstone into a record and back, key by key", () => {
+  const tomb = { hash: "h", by: "GM", undone: { by: "GM", at: 1 } };
+  const rec = { hash: "h", by: "GM", before: { hp: 8 }, after: { hp: 1 } };
+  assert.deepEqual(replaceUpdate("p", tomb, rec), { "p.hash": "h", "p.by": "GM", "p.before": { hp: 8 }, "p.after": { hp: 1 }, "p.-=undone": null });
+  assert.deepEqual(replaceUpdate("p", rec, tomb), { "p.hash": "h", "p.by": "GM", "p.undone": { by: "GM", at: 1 }, "p.-=before": null, "p.-=after": null });
+});
+
+test("records are found on selected tokens the card lists; Redo repeats the undone variant and tokens", () => {
+  const rhino = { id: "B", uuid: "Actor.B", flags: {} };
+  const wolf = { id: "W", uuid: "Scene.s.Token.w.Actor.W", name: "Wolf", flags: { firefight: { applied: {
+    M1: { hash: "h", gm: "GM", tokenId: "Scene.s.Token.w", source: "B|Scene.s.Token.b", variant: "double", mode: "selected", undone: { by: "GM", at: 2 } } } } } };
+  const tokens = { "Scene.s.Token.b": { actor: rhino }, "Scene.s.Token.w": { actor: wolf }, "Scene.s.Token.a": { actor: { id: "A", uuid: "Actor.A", flags: {} } } };
+  globalThis.fromUuidSync = (uuid) => tokens[uuid] ?? null;
+  globalThis.game = { actors: new Map(), scenes: [], i18n: { localize: (k) => k, format: (k) => k } };
+  try {
+    const message = { id: "M1", flags: { firefight: { result: WOUND, undone: { by: "GM", at: 2, actors: { W: { actorId: "W", tokenId: "Scene.s.Token.w" } } } } } };
+    const found = recordsOf(message).filter((r) => r.rec);
+    assert.equal(found.length, 1);
+    assert.equal(found[0].actor, wolf);
+    // The record's effects are the rhino's, doubled: what Undo replays to check it.
+    assert.deepEqual(found[0].group.effects.map((e) => e.delta ?? e.value), [-14, "dead"]);
+    assert.deepEqual(applyState(message).redo, { mode: "selected", variant: "double", tokens: ["Scene.s.Token.w"] });
+    // Without the card's list the wolf's record is not looked for (the targets' are).
+    delete message.flags.firefight.undone;
+    assert.equal(recordsOf(message).filter((r) => r.rec).length, 0);
+  } finally {
+    delete globalThis.fromUuidSync;
+  }
+});
+
+test("a card lists every participant once, for hovering", () => {
+  assert.deepEqual(participantsOf(WOUND).map((p) => [p.name, p.role, p.tokenId]),
+    [["Shooter", "attacker", "Scene.s.Token.a"], ["Rhino", "target", "Scene.s.Token.b"]]);
+  const units = { request: { attacker: { token_id: "T1", name: "A" } }, effects: [{ kind: "wounds", delta: 1, params: { token_id: "T9", name: "Unit 9" } }] };
+  assert.deepEqual(participantsOf(units).map((p) => p.name), ["A", "Unit 9"]);
+  assert.deepEqual(participantsOf(null), []);
+});

@@ -87,7 +87,8 @@ export function startPanel() {
     if (setting?.key !== "firefight.ruleset") return;
     showRuleset();
     refreshPanel();
-    tableForRuleset(setting.value);
+    // A page left meanwhile (a reload) aborts the pack fetch: not an error of the table's.
+    tableForRuleset(setting.value).catch((err) => console.warn("sandbox | table for ruleset:", err));
   });
   refreshPanel();
 }
@@ -106,7 +107,7 @@ function showRuleset() {
  * (?pack=), as a referee would drag that pack's actors onto the scene.
  */
 async function tableForRuleset(ruleset) {
-  if (!game.user.isGM || canvas.tokens.placeables.some((t) => t.actor?.flags?.firefight?.[ruleset])) return;
+  if (!ruleset || !game.user.isGM || canvas.tokens.placeables.some((t) => t.actor?.flags?.firefight?.[ruleset])) return;
   const manifest = game.modules.get("firefight");
   for (const pack of manifest?.packs ?? []) {
     if (pack.type !== "Actor" || (pack.system && pack.system !== game.system.id)) continue;

@@ -7,6 +7,7 @@ The system Chromium is used (``/usr/bin/chromium``, or ``$FIREFIGHT_CHROMIUM``);
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -167,3 +168,22 @@ def open_sheet_from_directory(page: Any, name: str) -> Any:
     sheet.wait_for()
     sheet.locator("nav .firefight-tab").click()
     return sheet
+
+
+def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None
+               ) -> Table:
+    """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors,
+    as the GM or as `user`."""
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    # Merged into the stored world settings (kept on a reload, as a world keeps them).
+    settings = json.dumps({"firefight.ruleset": ruleset})
+    key = "'firefight-sandbox.settings'"
+    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
+        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
+    page = context.new_page()
+    t = Table(server, context, page)
+    page.on("pageerror", lambda e: t.errors.append(str(e)))
+    who = f"&user={user.replace(' ', '%20')}" if user else ""
+    page.goto(f"{server}?pack={pack}{who}")
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    return t

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
-from test_actions_soe import open_table
+from conftest import BOOT_TIMEOUT_MS, Table, open_table
 
 LAST_REQUEST = "() => game.messages.contents.at(-1).flags.firefight.request"
 FLAG_JS = ("([n, r]) => canvas.tokens.placeables.find(t => t.name === n)"

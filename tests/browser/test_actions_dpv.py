@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
-from test_actions_soe import open_table
+from conftest import BOOT_TIMEOUT_MS, Table, open_table
 
 AIM_JS = """([a, targets]) => {
     const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Table
-from test_actions_soe import open_table
+from conftest import Table, open_table
 
 SHOOTER = "Corporal Ada Kowalski"  # at (200, 300), rifle
 TARGET = "Grenadier Karl Vogt"  # at (500, 900): south-south-east of the shooter

@@ -4,35 +4,19 @@ Stars of Empire's P_hk (section 10) with the text's worked example, by keyboard.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import Table, open_table
 
 PHK = "Incapacitation P_hk (10)"
 REFEREE_TOOLS = ["weapon_damage", "creature_stats", "armor_coverage", "m3_hit", "incapacitation"]
 
 
-def open_as(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None) -> Table:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    settings = json.dumps({"firefight.ruleset": ruleset})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
-    page = context.new_page()
-    t = Table(server, context, page)
-    page.on("pageerror", lambda e: t.errors.append(str(e)))
-    who = f"&user={user.replace(' ', '%20')}" if user else ""
-    page.goto(f"{server}?pack={pack}{who}")
-    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-    return t
-
-
 @pytest.fixture(scope="module")
 def gm(server: str, browser: Any) -> Iterator[Table]:
-    t = open_as(server, browser, "soe", "soe-actors")
+    t = open_table(server, browser, "soe", "soe-actors")
     yield t
     t.context.close()
 
@@ -74,7 +58,7 @@ def test_the_gm_opens_phk_from_the_actions_menu_by_keyboard(gm: Table) -> None:
 
 
 def test_a_player_is_not_offered_the_referees_actions(server: str, browser: Any) -> None:
-    t = open_as(server, browser, "soe", "soe-actors", user="Player 1")
+    t = open_table(server, browser, "soe", "soe-actors", user="Player 1")
     try:
         names = offered(t.page)
         assert "task" in names
@@ -91,7 +75,7 @@ def test_a_player_is_not_offered_the_referees_actions(server: str, browser: Any)
 
 
 def test_shock_referee_actions_take_the_declared_tokens(server: str, browser: Any) -> None:
-    t = open_as(server, browser, "shock", "shock-troops")
+    t = open_table(server, browser, "shock", "shock-troops")
     try:
         page = t.page
         assert {"treat", "end_of_mission"} <= set(offered(page))

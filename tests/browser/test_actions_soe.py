@@ -3,31 +3,14 @@ delayed-injury buttons per pending class, and Pre-Trauma cleared when combat end
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import Table, open_table
 
 OFFICER = "Officer Vera Lind"
 PRETRAUMA_CLEARED = "(n) => game.actors.getName(n).flags.firefight.soe.pretrauma === 0"
-
-
-def open_table(server: str, browser: Any, ruleset: str, pack: str) -> Table:
-    """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    # Merged into the stored world settings (kept on a reload, as a world keeps them).
-    settings = json.dumps({"firefight.ruleset": ruleset})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
-    page = context.new_page()
-    t = Table(server, context, page)
-    page.on("pageerror", lambda e: t.errors.append(str(e)))
-    page.goto(f"{server}?pack={pack}")
-    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-    return t
 
 
 @pytest.fixture(scope="module")

@@ -91,10 +91,15 @@ def test_area_fire_at_two_targeted_tokens_posts_one_card_and_applies_both(dpv_ta
     assert [f["place"] for f in request["targets"]] == ["in_area", "beyond"]
     assert all(f["distance_m"] > 0 for f in request["targets"])
     assert page.evaluate("() => game.messages.size") == before + 1
-    page.evaluate("(id) => game.modules.get('firefight').api.apply(id)", mid)
-    page.wait_for_function(f"(id) => !!({MESSAGE})(id).applied", arg=mid)
     result = page.evaluate(f"{MESSAGE}.result", mid)
     hit = {e["params"]["name"] for e in result["effects"] if e.get("params", {}).get("name")}
+    reply = page.evaluate("(id) => game.modules.get('firefight').api.apply(id)", mid)
+    if not hit:  # both figures missed (the dice are the VTT's): nothing to apply, refused
+        assert reply["code"] == "nothing_to_apply"
+        assert page.evaluate(f"(id) => ({MESSAGE})(id).applied ?? null", mid) is None
+        return
+    assert reply["ok"] is True
+    page.wait_for_function(f"(id) => !!({MESSAGE})(id).applied", arg=mid)
     applied = page.evaluate(f"(id) => Object.values(({MESSAGE})(id).applied.actors)", mid)
     assert {a["name"] for a in applied} == hit
 

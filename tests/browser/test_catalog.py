@@ -58,6 +58,7 @@ def test_a_fresh_world_learns_its_rulesets_and_the_next_load_has_them_at_once(
     # The next load, with no engine at all (its WebAssembly unreachable): everything is registered
     # from the world's cached catalog at init, and a setting of a ruleset keeps its value.
     page.evaluate("() => game.settings.set('firefight', 'soe.pretrauma', true)")
+    assert errors == []
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.reload()
     page.wait_for_function("() => game.ready === true", timeout=30000)
@@ -66,7 +67,9 @@ def test_a_fresh_world_learns_its_rulesets_and_the_next_load_has_them_at_once(
     assert page.evaluate("() => game.settings.get('firefight', 'soe.pretrauma')") is True
     assert page.evaluate(f"() => {API}.settings('soe').pretrauma") is True
     assert "Stars of Empire (experimental)" in page.locator("#ruleset-label").inner_text()
-    assert errors == []
+    # The wasm aborted on purpose: under load Chromium has surfaced that network failure as a
+    # page error once in a while (its source not found yet: the closing note of issue 13).
+    assert [e for e in errors if e != "Failed to fetch"] == []
 
 
 def test_a_wheel_loaded_at_runtime_is_a_choice_at_once_and_survives_a_restart(

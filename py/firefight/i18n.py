@@ -25,9 +25,10 @@ _SOURCES: list[tuple[Path, bool]] = [
 
 def add_source(path: Path) -> None:
     """A registered package's lang folder; its keys join every language's strings."""
-    if any(p == path for p, _ in _SOURCES):
+    path = path.resolve()
+    if any(p.resolve() == path for p, _ in _SOURCES):
         return
-    _SOURCES.append((path, path.resolve().is_relative_to(_FIREFIGHT)))
+    _SOURCES.append((path, path.is_relative_to(_FIREFIGHT)))
     _strings.cache_clear()
     _nested.cache_clear()
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar, get_args
 from pydantic import BaseModel
 
 from firefight import house
-from firefight.dice import Roller
+from firefight.dice import Roller, ScriptedDice
 from firefight.models import Effect, Modifier, Note, Resolution, Step
 
 
@@ -37,6 +37,12 @@ class Recorder:
     outcome: dict[str, Any] = field(default_factory=dict)
     title_key: str = "FIREFIGHT.card.title"
     card_params: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_odds(cls, ruleset: str) -> Recorder:
+        """A recorder that rolls nothing, for the odds: the ledgers the roll uses record their
+        modifiers (house rules' too) on it, and the odds read them off it."""
+        return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset)
 
     def key(self, name: str) -> str:
         """A lang key: ``mod.will`` -> ``FIREFIGHT.<id>.mod.will``; a full key stays as it is."""
@@ -82,8 +88,8 @@ class Recorder:
         return mods
 
     def house(self, step: str, request: BaseModel) -> list[Modifier]:
-        """The house rules' modifiers for ``step`` (recorded). A ledger that the odds share
-        calls ``firefight.house.modifiers`` itself instead."""
+        """The house rules' modifiers for ``step`` (recorded). The odds see them too when they
+        run the same ledger on ``Recorder.for_odds``."""
         return self.add(house.modifiers(self.ruleset, step, request))
 
     def step(self, step_id: str, label: str = "", *, kind: str = "target_number",

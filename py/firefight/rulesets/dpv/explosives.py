@@ -354,7 +354,7 @@ def resolve_repair(request: RepairRequest, rec: Recorder) -> None:
 
 
 def repair_odds(request: RepairRequest) -> dict[str, Any]:
-    rec = tasks.dry_run()
+    rec = Recorder.for_odds("dpv")
     return tasks.spec_odds(tasks.task_spec(rec, request, request.actor, repair_task(request)),
                            rec)
 

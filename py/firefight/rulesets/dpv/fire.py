@@ -196,7 +196,7 @@ def as_vehicle(target: DpvCombatant) -> Vehicle | None:
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
-    rec = tasks.dry_run()
+    rec = Recorder.for_odds("dpv")
     spec = aimed_spec(rec, request, band)
     p_hit = tasks.success_probability(spec)
     options = request.options

@@ -157,7 +157,7 @@ def resolve_treat(request: TreatRequest, rec: Recorder) -> None:
 
 
 def treat_odds(request: TreatRequest) -> dict[str, Any]:
-    rec = tasks.dry_run()
+    rec = Recorder.for_odds("dpv")
     options = request.options
     task = TaskOptions(preset=options.care, medkit_only=options.medkit_only, dm=options.dm)
     return tasks.spec_odds(tasks.task_spec(rec, request, request.medic, task), rec)
@@ -171,7 +171,7 @@ def critical_odds(request: CriticalPointRequest) -> dict[str, Any]:
     if not stats.shock:
         worse = Fraction(0)
     dead = stats.life_level is not None and stats.shock + 1 >= stats.life_level
-    rec = tasks.dry_run()
+    rec = Recorder.for_odds("dpv")
     if dm:
         rec.modifier("mod.moved", dm, SRC_POINTS, "critical", side="target")
     return chance(worse, net_modifier=dm, modifiers=odds.dumped(rec.modifiers),

@@ -178,7 +178,7 @@ def _thrown_spec(rec: Recorder, request: MeleeRequest) -> tuple[tasks.TaskSpec, 
 def melee_odds(request: MeleeRequest) -> dict[str, Any]:
     """Miss (or avoided, or the attacker's own blow), or the gravest wound level of the hit,
     exact over every die the resolution rolls; the modifiers as the card shows them."""
-    rec = tasks.dry_run()
+    rec = Recorder.for_odds("dpv")
     options, target = request.options, request.target
     if options.kind == "diving_blow":
         avoid = _avoid_spec(rec, request)

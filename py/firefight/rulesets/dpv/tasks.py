@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from firefight.dice import Roller, ScriptedDice
 from firefight.errors import FirefightError
 from firefight.record import Recorder
 from firefight.rulesets.dpv import cards, odds
@@ -35,12 +34,6 @@ SRC_FAILURE = "2300ad FAILURE (2D6 OR 3D6)"
 SRC_HASTY = "2300ad TASK TYPES, \"Hasty\""
 SRC_UNCERTAIN = "2300ad UNCERTAIN TASKS"
 SRC_MEDKIT = "2300ad HEALING, \"Note\" (Medkit only)"
-
-
-def dry_run() -> Recorder:
-    """A recorder for the odds: the ledgers record their modifiers (house rules' too) on it
-    exactly as when resolving, and it rolls nothing."""
-    return Recorder(Roller(ScriptedDice([])), P, ruleset="dpv")
 
 
 @dataclass(frozen=True)
@@ -438,6 +431,6 @@ def task_outcomes(spec: TaskSpec, preset: str | None = None) -> dict[str, Fracti
 
 def task_odds(request: TaskRequest) -> dict[str, Any]:
     """The task action's odds (its modifiers recorded on a dry run, house rules' included)."""
-    rec = dry_run()
+    rec = Recorder.for_odds("dpv")
     spec = task_spec(rec, request, request.actor, request.options)
     return spec_odds(spec, rec, request.options.preset)

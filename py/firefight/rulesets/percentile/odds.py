@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from firefight.dice import Roller, ScriptedDice
 from firefight.record import Recorder
 from firefight.rulesets.percentile.models import P, PercentileAttackRequest
 from firefight.rulesets.percentile.small_arms import plan_shot, roll_result
@@ -131,7 +130,7 @@ def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
 
 def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
     """The Shoot dialog's odds; its chance built by the same recorded rows as the roll's."""
-    rec = Recorder(Roller(ScriptedDice([])), P, ruleset="percentile")  # rolls nothing
+    rec = Recorder.for_odds("percentile")
     shot = plan_shot(request, rec)
     plan = shot.plan
     outcomes = roll_outcomes(shot.chance, shot.kill_at, plan.rounds_per_roll, shot.multiplier)

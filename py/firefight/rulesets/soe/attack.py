@@ -66,7 +66,7 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
     every outcome (``odds.shot_outcomes``); every modifier the card will show before the roll."""
     range_m = request.range.metres()
     check_allowed(request, range_m)
-    rec = opposed.ledger()
+    rec = Recorder.for_odds("soe")
     hit_mods = to_hit_ledger(rec, request, range_m)
     dmg_mods = to_damage_ledger(rec, request)
     hit, dmg = opposed.total(hit_mods), opposed.total(dmg_mods)

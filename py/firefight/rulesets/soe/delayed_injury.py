@@ -59,7 +59,7 @@ def resolve_check(request: SoeDelayedInjuryRequest, rec: Recorder) -> None:
 
 
 def check_odds(request: SoeDelayedInjuryRequest) -> dict[str, Any]:
-    mods = _ledger(opposed.ledger(), request)
+    mods = _ledger(Recorder.for_odds("soe"), request)
     return opposed.check_odds(mods, opposed.ties_for(request.character, request.settings),
                               f"{opposed.P}.outcome.no_delayed",
                               f"{opposed.P}.outcome.needs_treatment")

@@ -7,19 +7,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from firefight.dice import Roller, ScriptedDice
 from firefight.models import Modifier
 from firefight.rant import OpposedRoll, opposed_roll, success_probability
 from firefight.record import Recorder
 from firefight.rulesets.soe.models import SoeAttackRequest, SoeCombatant, SoeSettings
 
 P = "FIREFIGHT.soe"
-
-
-def ledger() -> Recorder:
-    """A recorder that rolls nothing: the odds build a step's modifiers with the same ledger
-    functions as the roll, then read them off it."""
-    return Recorder(Roller(ScriptedDice([])), P, ruleset="soe")
 
 
 def total(mods: list[Modifier]) -> int:

@@ -97,7 +97,7 @@ def resolve_will_check(request: SoeWillCheckRequest, rec: Recorder) -> None:
 
 
 def will_check_odds(request: SoeWillCheckRequest) -> dict[str, Any]:
-    mods = _will_check_ledger(opposed.ledger(), request)
+    mods = _will_check_ledger(Recorder.for_odds("soe"), request)
     return opposed.check_odds(mods, opposed.ties_for(request.character, request.settings),
                               f"{P}.outcome.recovered", f"{P}.outcome.still_shaken")
 

@@ -60,5 +60,5 @@ def resolve_task(request: SoeTaskRequest, rec: Recorder) -> None:
 
 
 def task_odds(request: SoeTaskRequest) -> dict[str, Any]:
-    return opposed.check_odds(ledger(opposed.ledger(), request), ties(request),
+    return opposed.check_odds(ledger(Recorder.for_odds("soe"), request), ties(request),
                               f"{opposed.P}.outcome.success", f"{opposed.P}.outcome.failure")

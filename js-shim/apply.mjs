@@ -557,6 +557,21 @@ export class Applier {
       () => this._write(message, ruleset, present, { hash, userId, mode, variant, markers }));
   }
 
+  /**
+   * Apply a result the table made itself (a ruleset's follow-up: no dice to replay, so nothing
+   * to check against a roll) as Apply writes: in the applier's queue, every actor in its write
+   * queue, recorded on the actors so the card's Undo reverts it. Active GM only; null if the
+   * result changes nobody on the table.
+   */
+  async applyTableResult(message) {
+    const result = message?.flags?.[MODULE_ID]?.result;
+    const groups = effectsByActor(result).map((group) => ({ group, actor: actorFor(group) })).filter((g) => g.actor);
+    if (!groups.length || !isActiveGM()) return null;
+    const hash = resultHash(result);
+    return this.enqueue(() => withActors(groups.map((g) => g.actor),
+      () => this._write(message, result.ruleset, groups, { hash, userId: game.user.id })));
+  }
+
   async _write(message, ruleset, present, { hash, userId, mode = "targets", variant = "full", markers = [] }) {
     const flag = `flags.${MODULE_ID}`;
     const by = userId ?? game.user.id;

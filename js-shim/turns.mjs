@@ -33,8 +33,6 @@ import { rulesetSettings } from "./settings.mjs";
 import { tableFeatures } from "./catalog.mjs";
 import { rulesetData, combatant as participantOf } from "./request.mjs";
 import { actionVariant, planRequest, postActionCard, rulesetSchema, shapeParticipant, speakerOf } from "./actions.mjs";
-import { actorFor, effectsByActor, resultHash } from "./apply.mjs";
-import { withActors } from "./writes.mjs";
 import { statusPlan, setStatus } from "./systems/index.mjs";
 import { FLAG as ACTIVATIONS, activationSpec, blockedByStatuses, stateOf as activationState } from "./combat.mjs";
 import { engineStatuses } from "./systems/index.mjs";
@@ -236,22 +234,8 @@ export class TurnEvents {
         content: `<div class="firefight-card ff-note ff-follow-up" data-follow-up="${escapeHTML(spec.state)}"><p>${escapeHTML(text)}</p>${source}</div>`,
         flags: { [MODULE_ID]: { note: true, result } },
       });
-      await this.applyTableResult(message);
+      await this.applier.applyTableResult(message);
     }
-  }
-
-  /**
-   * Apply a result the table made itself (a follow-up the ruleset declares: no dice to replay)
-   * with the applier's own write: in its queue, every actor in its write queue, recorded on the
-   * actors so the card's Undo reverts it. Active GM only.
-   */
-  async applyTableResult(message) {
-    const result = message?.flags?.[MODULE_ID]?.result;
-    const groups = effectsByActor(result).map((group) => ({ group, actor: actorFor(group) })).filter((g) => g.actor);
-    if (!groups.length || !isActiveGM()) return null;
-    const hash = resultHash(result);
-    return this.applier.enqueue(() => withActors(groups.map((g) => g.actor),
-      () => this.applier._write(message, result.ruleset, groups, { hash, userId: game.user.id })));
   }
 
   /** The `turn` action's request for a combatant (its participant field from the schema), or null. */

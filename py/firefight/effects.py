@@ -5,7 +5,8 @@ it applies, calls ``apply_effects`` and writes back what comes out; undo writes 
 had before. Effects on a field of the ruleset's stats model change that field:
 
 - a numeric ``delta`` adds to the field of the effect's kind (``hp``, ``life_force``, ``wounds``,
-  ``shock``...), clamped to the model's bounds (``hp`` starts from ``hp_max`` when unset);
+  ``shock``...), clamped to the model's bounds (``hp`` starts from ``hp_max`` when unset, and
+  healing stops at ``hp_max``: any field ``x`` with an ``x_max`` beside it);
 - a ``value`` sets the field (``state``, ``pretrauma``...);
 - anything else (a trauma, a blast to draw, a healing clock) is kept as a *condition* for the
   actor's Firefight tab and the card, not written into the stats.
@@ -82,8 +83,11 @@ def status_changes(state: str) -> dict[str, bool]:
     return out
 
 
-def _with_delta(model: type[BaseModel], name: str, base: object, delta: int, index: int) -> Any:
-    """A numeric field moved by ``delta``, kept inside the field's bounds."""
+def _with_delta(model: type[BaseModel], name: str, base: object, delta: int, index: int, *,
+                ceiling: object = None) -> Any:
+    """A numeric field moved by ``delta``, kept inside the field's bounds; healing (a rise) stops
+    at ``ceiling`` (the actor's ``<field>_max``), as dnd5e's healing stops at max HP, but never
+    lowers a value already above it."""
     if not isinstance(base, int | float | None):
         raise FirefightError(f"{name} is not a number: a delta cannot change it",
                              code="invalid_effects",
@@ -94,6 +98,8 @@ def _with_delta(model: type[BaseModel], name: str, base: object, delta: int, ind
         after = max(after, int(lo))
     if hi is not None:
         after = min(after, int(hi))
+    if delta > 0 and isinstance(ceiling, int | float):
+        after = min(after, max(base or 0, ceiling))
     return after
 
 
@@ -119,7 +125,8 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
         before = data.get(name) if name else None
         if name and effect.get("delta"):
             base = data.get("hp_max", 0) if before is None and name == "hp" else before
-            data[name] = _with_delta(model, name, base, int(effect["delta"]), index)
+            data[name] = _with_delta(model, name, base, int(effect["delta"]), index,
+                                     ceiling=data.get(f"{name}_max"))
         elif name and effect.get("value") is not None:
             data[name] = effect["value"]
         else:

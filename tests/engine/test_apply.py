@@ -29,6 +29,15 @@ def test_hp_starts_from_hp_max_and_death_shows_on_the_token() -> None:
     assert out["conditions"][0]["kind"] == "state"  # soe keeps no state field: a condition
 
 
+def test_healing_stops_at_hp_max_but_never_lowers_hp_above_it() -> None:
+    healed = firefight.apply("soe", {"hp": 5, "hp_max": 8}, [{"kind": "hp", "delta": 6}])
+    assert healed["stats"]["hp"] == 8
+    above = firefight.apply("soe", {"hp": 10, "hp_max": 8}, [{"kind": "hp", "delta": 3}])
+    assert above["stats"]["hp"] == 10
+    hurt = firefight.apply("soe", {"hp": 10, "hp_max": 8}, [{"kind": "hp", "delta": -3}])
+    assert hurt["stats"]["hp"] == 7
+
+
 def test_life_force_is_clamped_at_zero() -> None:
     out = firefight.apply("percentile", {"life_force": 30}, [{"kind": "life_force", "delta": -72}])
     assert out["stats"]["life_force"] == 0

@@ -4,7 +4,7 @@
 // only what they own; a GM anything), applied locally, then sent to the other pages, which fire
 // the same hooks with the acting user's id.
 import { Collection } from "./collection.mjs";
-import { deepClone, getProperty, mergeObject, randomID, setProperty } from "./utils.mjs";
+import { deepClone, expandObject, getProperty, mergeObject, randomID, setProperty } from "./utils.mjs";
 import { Hooks } from "./hooks.mjs";
 import { Roll } from "./dice.mjs";
 import * as net from "./net.mjs";
@@ -28,6 +28,8 @@ export function applyDiff(source, diff) {
     } else if (k.startsWith("-=")) delete source[k.slice(2)];
     else if (v && typeof v === "object" && !Array.isArray(v) && source[k] && typeof source[k] === "object" && !Array.isArray(source[k])) {
       mergeObject(source[k], v, { performDeletions: true });
+    } else if (v && typeof v === "object" && !Array.isArray(v)) {
+      source[k] = mergeObject({}, v, { performDeletions: true }); // a new object: no stray "-=" keys
     } else source[k] = deepClone(v);
   }
 }
@@ -111,7 +113,9 @@ export class Document {
   /** Apply changes (dotted or nested), fire pre/update hooks, tell the other clients. */
   async update(changes = {}, options = {}) {
     if (!this.canUserModify(game.user, "update")) throw permissionError(game.user, "update", this);
-    const diff = deepClone(changes);
+    // The hooks get the changes expanded, as Foundry's do: dnd5e's `_preUpdate` reads them with
+    // `foundry.utils.hasProperty(changed, "system.attributes.hp.value")`, blind to a dotted key.
+    const diff = expandObject(deepClone(changes));
     if (Hooks.call(`preUpdate${this.documentName}`, this, diff, options, game.user?.id) === false) return undefined;
     this._applyUpdate(diff, options, game.user?.id);
     net.send("update", { uuid: this.uuid, diff, options: deepClone(options), userId: game.user?.id });

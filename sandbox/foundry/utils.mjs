@@ -74,6 +74,8 @@ export function mergeObject(original, other = {}, {
     if (!exists && !insertKeys) continue;
     if (exists && recursive && isPlain(original[k]) && isPlain(v)) {
       mergeObject(original[k], v, { insertKeys: insertValues, insertValues, overwrite, recursive, inplace: true, performDeletions });
+    } else if (!exists && recursive && performDeletions && isPlain(v)) {
+      original[k] = mergeObject({}, v, { insertKeys: true, insertValues, overwrite, recursive, inplace: true, performDeletions });
     } else if (!exists || overwrite) {
       original[k] = deepClone(v);
     }

@@ -116,3 +116,20 @@ def test_shoot_apply_undo_with_two_tokens_of_one_npc(world: Table) -> None:
     assert page.evaluate(WORLD_JS, NPC_ID) == world_before
     assert page.locator(".notification.error").count() == 0
     assert world.errors == []
+
+
+def test_update_hooks_get_the_changes_expanded_as_foundry_gives_them(world: Table) -> None:
+    # sandbox/README.md: Foundry's pre/update hooks see `changed` expanded (dnd5e reads it with
+    # foundry.utils.hasProperty); a shim reading a dotted key there would work only in the sandbox.
+    seen = world.page.evaluate("""async (id) => {
+        const seen = [];
+        const pre = Hooks.on("preUpdateActor", (a, changed) => seen.push(Object.keys(changed)));
+        const post = Hooks.on("updateActor", (a, changed) => seen.push(changed?.flags?.firefight?.probe ?? null));
+        const actor = game.actors.get(id);
+        await actor.update({"flags.firefight.probe": 1});
+        await actor.update({"flags.firefight.-=probe": null});
+        Hooks.off("preUpdateActor", pre); Hooks.off("updateActor", post);
+        return {seen, left: "probe" in (actor.flags.firefight ?? {})};
+    }""", NPC_ID)
+    assert seen["seen"][:2] == [["flags"], 1]
+    assert seen["left"] is False

@@ -124,7 +124,8 @@ def test_update_hooks_get_the_changes_expanded_as_foundry_gives_them(world: Tabl
     seen = world.page.evaluate("""async (id) => {
         const seen = [];
         const pre = Hooks.on("preUpdateActor", (a, changed) => seen.push(Object.keys(changed)));
-        const post = Hooks.on("updateActor", (a, changed) => seen.push(changed?.flags?.firefight?.probe ?? null));
+        const post = Hooks.on("updateActor",
+            (a, changed) => seen.push(changed?.flags?.firefight?.probe ?? null));
         const actor = game.actors.get(id);
         await actor.update({"flags.firefight.probe": 1});
         await actor.update({"flags.firefight.-=probe": null});

@@ -8,7 +8,7 @@
 #   make table    everything, then serve the sandbox table on http://127.0.0.1:30000 (PORT=...)
 #   make test     everything, then ruff, mypy, engine tests on CPython and in Pyodide, shim, browser
 #   make test-foundry  opt-in: your Foundry v13 (FOUNDRY_ZIP=... FOUNDRY_LICENSE=... FOUNDRY_SYSTEMS=...)
-#   make bench    figures (no limits): Pyodide boot and import, resolves/s and odds per ruleset, the balance lab, the zip, RSS
+#   make bench    figures (no limits): Pyodide boot and import, resolves/s and odds per ruleset, the balance lab, the zip, RSS, the browser (boot ratios, click -> card, tab memory)
 #   make clean    remove what the build made (distclean: also .venv and node_modules)
 
 SHELL := /bin/bash
@@ -127,7 +127,7 @@ test-foundry: setup
 module: runtime packs
 	$(PY) tools/build_module.py
 
-bench: setup module
+bench: setup chromium module
 	$(PY) tools/bench.py
 
 clean:

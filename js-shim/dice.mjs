@@ -56,3 +56,21 @@ export function facesOfRoll(roll) {
   const data = typeof roll?.toJSON === "function" ? roll.toJSON() : roll;
   return (data?.terms ?? []).flatMap((t) => (t.results ?? []).map((r) => r.result));
 }
+
+/**
+ * The uniforms a resolve sends as `entropy`: drawn from `random` (Foundry's
+ * CONFIG.Dice.randomUniform) only once each. `take(n)` returns the first n, drawing only those not
+ * drawn yet, so a retry after `entropy_exhausted` sends the same values topped up with new ones:
+ * the engine reads them in order, so the dice it read before stay the dice that count (issue 17).
+ */
+export class EntropyStream {
+  constructor(random) {
+    this.random = random;
+    this.values = [];
+  }
+
+  take(n) {
+    while (this.values.length < n) this.values.push(this.random());
+    return this.values.slice(0, n);
+  }
+}

@@ -90,6 +90,10 @@ export class EngineClient extends EventTarget {
     this.restartWindowMs = restartWindowMs;
     this.worker = null;
     this.status = "idle"; // idle | booting | ready | failed
+    // How far a boot is (js-shim/boot-status.mjs shows it): the worker's {type: "stage"} python |
+    // packages | engine, then "catalog" while `prepare` runs; null when not booting. A "stage"
+    // event is fired on each change.
+    this.bootStage = null;
     this.bootError = null; // why the engine failed (status "failed")
     this.failure = null; // the EngineError calls get while failed
     this.restarts = 0; // workers replaced after a crash or a time limit, since the page loaded
@@ -126,12 +130,20 @@ export class EngineClient extends EventTarget {
   _setStatus(status) {
     if (this.status === status) return;
     this.status = status;
+    if (status !== "booting") this.bootStage = null;
     this.dispatchEvent(new Event("status"));
+  }
+
+  _setStage(stage) {
+    if (this.bootStage === stage) return;
+    this.bootStage = stage;
+    this.dispatchEvent(new Event("stage"));
   }
 
   /** A new worker; the calls still owed are sent to it (it queues them until Python is ready). */
   _boot() {
     this._setStatus("booting");
+    this._setStage("python");
     this.ready = new Promise((resolve, reject) => {
       this._resolveReady = resolve;
       this._rejectReady = reject;
@@ -201,7 +213,14 @@ export class EngineClient extends EventTarget {
         this._startClock();
       };
       if (!this.prepare) ready();
-      else Promise.resolve().then(() => this.prepare()).catch(() => {}).then(ready);
+      else {
+        this._setStage("catalog");
+        Promise.resolve().then(() => this.prepare()).catch(() => {}).then(ready);
+      }
+      return;
+    }
+    if (data?.type === "stage") {
+      if (this.status === "booting" && ["python", "packages", "engine"].includes(data.stage)) this._setStage(data.stage);
       return;
     }
     if (data?.type === "boot-error") {

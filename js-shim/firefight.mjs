@@ -13,10 +13,12 @@ import {
 } from "./catalog.mjs";
 import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
 import { onPreCreateItem, onDropCanvasData } from "./items.mjs";
+import { onRenderItemSheet, itemSheetHooks } from "./item-sheet.mjs";
 import { t } from "./i18n.mjs";
 import { runAction } from "./actions.mjs";
 import { installFeatures, addSheetActions } from "./features.mjs";
 import { ChitActivation } from "./combat.mjs";
+import { waitForEngine } from "./boot-status.mjs";
 
 const engine = new EngineClient(new URL("./engine-worker.mjs", import.meta.url));
 const applier = new Applier(engine);
@@ -47,9 +49,13 @@ engine.onWheel = async (loaded) => {
   }
   return loadCatalog("rescan");
 };
+// The engine starts at `init` (as early as the plugin wheels are known); what it reads into the
+// world (the catalog into world settings) waits for Foundry's `ready`.
+let worldReady;
+const foundryReady = new Promise((resolve) => (worldReady = resolve));
 // Each boot (a restart too) reads the engine's catalog before the engine counts as ready, so
 // "ready" means the rulesets, their settings and the plugins' strings are known.
-engine.prepare = () => loadCatalog("hello").catch((err) => reportError(err));
+engine.prepare = () => foundryReady.then(() => loadCatalog("hello")).catch((err) => reportError(err));
 // Each boot (a restart too) reports the plugin wheels it could not load.
 engine.addEventListener("status", () => {
   if (engine.status === "ready") for (const failure of engine.wheelErrors) reportWheel(failure);
@@ -64,7 +70,16 @@ async function catalogKnown() {
   if (!catalog().rulesets.length && engine.status === "failed") throw engine.failure;
 }
 
-async function shootAndApply(opts) {
+/** The names of who shoots at whom, as far as the table tells already (the boot dialog's line). */
+function matchupLine({ attacker, target } = {}) {
+  const a = attacker ?? canvas?.tokens?.controlled?.[0];
+  const b = target ?? [...(game.user?.targets ?? [])].find((tk) => tk !== a);
+  return a && b ? `${a.name} → ${b.name}` : "";
+}
+
+async function shootAndApply(opts = {}) {
+  // While the engine starts, the dialog opens at once with a progress line (boot-status.mjs).
+  if (opts.dialog !== false && engine.status !== "ready" && !(await waitForEngine(engine, { matchup: matchupLine(opts) }))) return null;
   try {
     await catalogKnown();
   } catch (err) {
@@ -108,6 +123,9 @@ const api = {
    * targets, values, options, dialog, apply}). Resolves the ChatMessage carrying the result.
    */
   act: async (action, opts = {}) => {
+    if (opts.dialog !== false && engine.status !== "ready" && !(await waitForEngine(engine, {
+      title: t("FIREFIGHT.ui.actions.title", "Firefight actions"), icon: "fa-solid fa-person-rifle",
+    }))) return null;
     try {
       await catalogKnown();
     } catch (err) {
@@ -142,6 +160,9 @@ Hooks.once("init", () => {
   });
   const mod = game.modules.get(MODULE_ID);
   if (mod) mod.api = api;
+  // Boot Python now, as early as Foundry allows (the plugin wheels are known): it loads while
+  // Foundry prepares the world. A failure is reported at `ready`.
+  engine.start()?.catch?.(() => {});
 });
 
 // Translations are loaded by now: the cached plugin strings go under them.
@@ -152,7 +173,8 @@ Hooks.once("setup", () => {
 });
 
 Hooks.once("ready", () => {
-  // Boot Python as soon as the world is ready; a shot fired meanwhile waits.
+  worldReady();
+  // Python has been booting since `init`; a shot fired meanwhile waits.
   engine.start().then(
     () => Hooks.callAll("firefightReady", api),
     (err) => reportError(err),
@@ -179,6 +201,18 @@ for (const hook of ["renderActorSheetV2", "renderActorSheet"]) {
 }
 
 Hooks.on("preCreateItem", (item, data, options, userId) => onPreCreateItem(item, data, options, userId));
+// The Firefight tab on item sheets: the render hooks of the world's system's item sheets.
+Hooks.once("init", () => {
+  for (const hook of itemSheetHooks()) {
+    Hooks.on(hook, (sheet, html) => {
+      try {
+        onRenderItemSheet(engine, sheet, html);
+      } catch (err) {
+        console.error("Firefight |", err);
+      }
+    });
+  }
+});
 Hooks.on("dropCanvasData", (canvasObj, data) => onDropCanvasData(canvasObj, data));
 
 // A crosshair button on the token HUD opens the shot dialog for that token.

@@ -13,6 +13,7 @@ Run with the project venv's interpreter: it needs `pip`, `build` and `hatchling`
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -303,10 +304,65 @@ def build_wheels() -> None:
     # A changed engine may import stdlib modules it did not before: compile those too (the
     # stdlib zip, like a wheel, only gains what it lacks).
     add_bytecode("stdlib")
+    if (RUNTIME / "pyodide" / "python_stdlib.zip").is_file():
+        trim_stdlib(RUNTIME / "pyodide" / "python_stdlib.zip")
+    stamp_runtime_hash()
+
+
+def stamp_runtime_hash() -> None:
+    """Write the runtime's hash into runtime/wheels/manifest.json ("runtime"): SHA-256 over the
+    wheels and runtime/pyodide's files. The worker keys its cached memory snapshot by it, so a
+    rebuilt runtime never restores an old interpreter."""
+    manifest_path = RUNTIME / "wheels" / "manifest.json"
+    if not manifest_path.is_file():
+        return
+    manifest = json.loads(manifest_path.read_text())
+    digest = hashlib.sha256()
+    files = [RUNTIME / "wheels" / w for w in manifest["wheels"]]
+    files += [RUNTIME / "pyodide" / name for name in PYODIDE_FILES]
+    for path in files:
+        digest.update(path.name.encode() + b"\0")
+        if path.is_file():
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    manifest["runtime"] = digest.hexdigest()[:32]
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
 
 def build_test_wheels() -> None:
     write_manifest(TEST_WHEELS, copy_into(TEST_WHEELS, fetch(TEST_DEPS)))
+
+
+# The codecs the stdlib zip keeps (encodings/<name>.py): Unicode, ASCII, Latin-1 and the codecs
+# Python, zipfile (cp437 names) and the idna/punycode host names use. The other ~95 (legacy code
+# pages, mac_*, iso8859_*, the CJK codecs) are ~280 KB of the module zip that no engine, Pyodide
+# or Jinja code reads (issue 17: the zip <= 12 MB); bytes.decode("cp1252") in a plugin would
+# raise LookupError.
+KEPT_CODECS = frozenset({
+    "__init__", "aliases", "utf_8", "utf_8_sig", "utf_16", "utf_16_le", "utf_16_be", "utf_32",
+    "utf_32_le", "utf_32_be", "ascii", "latin_1", "charmap", "cp437", "idna", "punycode",
+    "raw_unicode_escape", "unicode_escape", "base64_codec", "hex_codec", "undefined", "mbcs",
+    "oem", "palmos", "rot_13", "uu_codec", "zlib_codec", "bz2_codec", "quopri_codec",
+})
+
+
+def trim_stdlib(path: Path) -> None:
+    """Drop from Pyodide's stdlib zip (rewritten in place) the codecs outside KEPT_CODECS."""
+    with zipfile.ZipFile(path) as zin:
+        entries = [(info, zin.read(info)) for info in zin.infolist()]
+
+    def dropped(name: str) -> bool:
+        parts = name.split("/")
+        return (len(parts) == 2 and parts[0] == "encodings" and bool(parts[1])
+                and parts[1].split(".")[0] not in KEPT_CODECS)
+    kept = [(info, data) for info, data in entries if not dropped(info.filename)]
+    if len(kept) == len(entries):
+        return
+    tmp = path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w") as zout:
+        for info, data in kept:
+            zout.writestr(info, data, info.compress_type, 9)
+    tmp.replace(path)
+    log(f"runtime/pyodide/python_stdlib.zip: {len(entries) - len(kept)} unused codecs dropped")
 
 
 def copy_pyodide() -> None:
@@ -320,10 +376,12 @@ def copy_pyodide() -> None:
     version = json.loads((PYODIDE_NPM / "package.json").read_text())["version"]
     log(f"runtime/pyodide: pyodide {version}, {len(PYODIDE_FILES)} files")
     add_bytecode("stdlib")
+    trim_stdlib(target / "python_stdlib.zip")
     wheels = json.loads((RUNTIME / "wheels" / "manifest.json").read_text())["wheels"] if (
         RUNTIME / "wheels" / "manifest.json").is_file() else []
     if wheels and not all(has_bytecode(RUNTIME / "wheels" / w) for w in wheels):
         add_bytecode("wheels")  # a fresh build: the wheels came before Pyodide was copied
+    stamp_runtime_hash()
 
 
 def main() -> None:

@@ -90,6 +90,9 @@ def test_worker_killed_while_a_shot_resolves_is_replaced_and_the_shot_lands(
 
     page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=BOOT_TIMEOUT_MS)
     assert page.locator(".chat-message").last.locator(".firefight-card").count() == 1
+    # The new worker answers the shot it was sent again before the module has read its catalog
+    # (the client's `prepare`, after which the engine is "ready").
+    page.wait_for_function(f"() => {ENGINE}.status === 'ready'", timeout=BOOT_TIMEOUT_MS)
     state = page.evaluate(f"""() => ({{status: {ENGINE}.status, restarts: {ENGINE}.restarts,
         replaced: {ENGINE}.worker !== globalThis.__first, pending: {ENGINE}.pending.size}})""")
     assert state == {"status": "ready", "restarts": 1, "replaced": True, "pending": 0}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -129,14 +130,23 @@ def run_page(base: str, fail: str | None = None) -> tuple[list[dict[str, Any]], 
     return events, foreign
 
 
+def progress(events: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """(the boot's {type: "stage"} names in order, the other events)."""
+    stages = [e["stage"] for e in events if e.get("type") == "stage"]
+    return stages, [e for e in events if e.get("type") not in {"stage", "snapshot"}]
+
+
 def test_worker_boots_offline_and_answers_queued_messages(
     server: tuple[str, list[str]],
 ) -> None:
     base, served = server
     served.clear()
     events, foreign = run_page(base)
+    stages, events = progress(events)
 
     assert foreign == []
+    # The dialog's progress line follows these (js-shim/boot-status.mjs).
+    assert stages == ["python", "packages", "engine"], stages
     kinds = [e.get("type", "reply") for e in events]
     assert kinds == ["ready", "reply", "reply", "reply"], events
     ready = events[0]
@@ -171,6 +181,7 @@ def test_boot_failure_answers_every_message_with_boot_failed(
 ) -> None:
     base, _ = server
     events, foreign = run_page(base, fail=fail)
+    _, events = progress(events)
 
     assert foreign == []
     assert events[0]["type"] == "boot-error"
@@ -229,3 +240,69 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
             assert page.evaluate(granted) == "granted"
         finally:
             browser.close()
+
+
+# Boots the worker three times in one profile: the first takes a memory snapshot and stores it,
+# the second restores it; then the stored snapshot is replaced by garbage, and the third boots
+# without it (and stores a new one). Each boot answers `hello`.
+SNAPSHOT_PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
+<script type="module">
+async function boot() {
+  const worker = new Worker("/modules/firefight/js-shim/engine-worker.mjs", {type: "module"});
+  const out = {stored: null};
+  await new Promise((resolve) => {
+    worker.onmessage = (e) => {
+      const d = e.data;
+      if (d.type === "ready" || d.type === "boot-error") out.ready = d;
+      if (d.type === "snapshot") out.stored = d;
+      if (d.id === 1) out.reply = JSON.parse(d.reply);
+      if (out.reply && (out.ready?.snapshot !== "made" || out.stored)) resolve();
+    };
+    worker.postMessage({id: 1, message: JSON.stringify({op: "hello"})});
+  });
+  worker.terminate();
+  return out;
+}
+window.done = (async () => {
+  const first = await boot();
+  const second = await boot();
+  const cache = await caches.open("firefight-engine-snapshot");
+  const keys = (await cache.keys()).map((r) => r.url);
+  for (const key of keys) await cache.put(key, new Response(new Uint8Array(4096).fill(7)));
+  const third = await boot();
+  const after = (await cache.keys()).map((r) => r.url);
+  return {first, second, third, keys, after};
+})();
+</script>"""
+PAGES["/snapshot"] = SNAPSHOT_PAGE
+
+
+def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
+    server: tuple[str, list[str]],
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    base, _ = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
+        try:
+            page = browser.new_context().new_page()
+            console: list[str] = []
+            page.on("console", lambda m: console.append(m.text))
+            page.goto(base + "/snapshot")
+            out: dict[str, Any] = page.evaluate("window.done", None)
+        finally:
+            browser.close()
+    for boot in ("first", "second", "third"):
+        assert out[boot]["reply"]["ok"] is True, out[boot]
+    assert out["first"]["ready"]["snapshot"] == "made", console
+    assert out["first"]["stored"]["stored"] is True
+    # Keyed by the runtime's hash (manifest.json "runtime", tools/build_runtime.py).
+    assert len(out["keys"]) == 1
+    assert re.fullmatch(rf"{base}/modules/firefight/runtime/snapshot/[0-9a-f]{{32}}\.bin",
+                        out["keys"][0]), out["keys"]
+    assert out["second"]["ready"]["snapshot"] == "restored"
+    assert out["third"]["ready"]["snapshot"] == "made"  # the garbage did not restore
+    assert out["third"]["stored"]["stored"] is True
+    assert out["after"] == out["keys"]

@@ -58,3 +58,13 @@ test("the sandbox's Roll.fromData reads the data back unchanged", async () => {
   assert.equal(roll.dice[0].total, 39);
   assert.deepEqual(roll.toJSON(), data);
 });
+
+test("EntropyStream draws each value once and hands out growing prefixes", async () => {
+  const { EntropyStream } = await import("../../js-shim/dice.mjs");
+  let n = 0;
+  const stream = new EntropyStream(() => ++n / 100);
+  assert.deepEqual(stream.take(2), [0.01, 0.02]);
+  assert.deepEqual(stream.take(4), [0.01, 0.02, 0.03, 0.04]);
+  assert.deepEqual(stream.take(3), [0.01, 0.02, 0.03]);
+  assert.equal(n, 4);
+});

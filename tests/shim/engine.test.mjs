@@ -376,3 +376,36 @@ test("terminate() on a failed engine lets the next call start afresh", async () 
   assert.equal(client.status, "idle");
   assert.equal(await client.call("hello"), "hello@1");
 });
+
+test("an entropy retry tops the stream up: the values already sent are sent again, never redrawn", async () => {
+  const sent = [];
+  const client = new EngineClient("w.mjs", { WorkerClass: fakeWorkerClass((m) => {
+    sent.push(m.entropy);
+    if (m.entropy.length < 200) return { ok: false, error: { code: "entropy_exhausted", message: "more" } };
+    return { ok: true, value: { result: { dice: [] }, html: "" } };
+  }) });
+  let drawn = 0;
+  await resolveWithEntropy(client, { ruleset: "soe" }, () => (drawn++ % 997) / 997);
+  assert.deepEqual(sent.map((e) => e.length), [64, 256]);
+  assert.deepEqual(sent[1].slice(0, 64), sent[0]);
+  assert.equal(drawn, 256); // each value drawn once
+});
+
+test("the boot's stages: the worker's, then the catalog while prepare runs, none once ready", async () => {
+  const W = fakeWorkerClass(() => ({ ok: true, value: {} }));
+  const client = new EngineClient("w.mjs", { WorkerClass: class extends W {
+    constructor(...args) {
+      super(...args);
+      setTimeout(() => this.onmessage?.({ data: { type: "stage", stage: "packages" } }), 1);
+      setTimeout(() => this.onmessage?.({ data: { type: "stage", stage: "engine" } }), 2);
+    }
+  } });
+  const stages = [];
+  client.addEventListener("stage", () => stages.push(client.bootStage));
+  let duringPrepare = null;
+  client.prepare = async () => { duringPrepare = client.bootStage; };
+  await client.start();
+  assert.deepEqual(stages, ["python", "packages", "engine", "catalog"]);
+  assert.equal(duringPrepare, "catalog");
+  assert.equal(client.bootStage, null);
+});

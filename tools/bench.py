@@ -5,8 +5,8 @@
 
 The figures of issue 17's table that need no browser: CPython resolves a second on each
 ruleset's example request (tests/engine/examples), exact odds computed afresh (cache cleared) and
-from the cache, percentile semi-automatic 60 rounds, where one resolve's time goes (the request's
-validation, the ruleset's resolver, the odds lookup, the result dict), the module zip's size,
+from the cache, percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache,
+the ruleset's resolver, the odds lookup, the result dict), the module zip's size,
 Pyodide's `import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
 engagements a second. Then, as before:
 
@@ -172,28 +172,33 @@ def bench_engine(seconds: float) -> list[tuple[str, float, float, float]]:
 
 def bench_phases(seconds: float) -> list[tuple[str, float, float, float, float]]:
     """(example, parse us, ruleset us, odds lookup us, result us) per example request: where
-    one `firefight.resolve` spends its time. "ruleset" is the action's resolver with its dice
-    and the recorder calls it makes; "result" is the JSON-ready dict built from the recorder
-    (`Recorder.result`). The rest of a resolve is the dice source and the call itself."""
-    from firefight import api
+    one `firefight.resolve` spends its time. "parse" is finding the request in the parse cache
+    (`registry.parse_cached`: its JSON written and looked up); "ruleset" is the action's
+    resolver with its dice and the recorder calls it makes (the work done once per request,
+    `Recorder.once`, kept); "result" is the JSON-ready dict built from the recorder
+    (`Recorder.result`). The rest of a resolve is the dice source, the request's dump and the
+    call itself."""
+    from firefight import registry
     from firefight.dice import Roller, SeededDice
     from firefight.record import Recorder
 
     rows = []
     for name, request in examples().items():
-        ruleset, model = api.parse(request)
+        parsed = registry.parse_cached(request)
+        ruleset, model = parsed.ruleset, parsed.model
         act = ruleset.action(getattr(model, "action", None))
-        prefix = f"FIREFIGHT.{ruleset.id}"
 
-        def run(i: int, act: Any = act, model: Any = model, rs: Any = ruleset,
-                prefix: str = prefix) -> None:
-            act.resolve(model, Recorder(Roller(SeededDice(i)), prefix, ruleset=rs.id))
+        def run(i: int, act: Any = act, model: Any = model, parsed: Any = parsed) -> None:
+            rs = parsed.ruleset
+            act.resolve(model, Recorder(Roller(SeededDice(i)), f"FIREFIGHT.{rs.id}",
+                                        ruleset=rs.id, request_key=parsed.json))
 
-        _act, rec, dumped, shown = ruleset._run(model, Roller(SeededDice(1)))
-        parse = _per_call(lambda _, r=request: api.parse(r), seconds / 4)
+        _act, rec, dumped, shown = ruleset._run(model, Roller(SeededDice(1)), parsed)
+        parse = _per_call(lambda _, r=request: registry.parse_cached(r), seconds / 4)
         resolver = _per_call(run, seconds / 4)
         dice_only = _per_call(lambda i: Roller(SeededDice(i)), seconds / 8)
-        odds = _per_call(lambda _, rs=ruleset, m=model: rs.cached_odds(m), seconds / 8)
+        odds = _per_call(lambda _, rs=ruleset, m=model, k=parsed.json: rs.cached_odds(m, json=k),
+                         seconds / 8)
         result = _per_call(lambda _, rec=rec, m=model, a=act.name, o=shown, d=dumped, rs=ruleset:
                            rec.result(m, action=a, odds=o, template=rs.card_template,
                                       dumped=dict(d)), seconds / 4)
@@ -281,14 +286,15 @@ def bench_import(runs: int) -> dict[str, dict[str, float]]:
 
 
 def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
-    """(example, engagements/s on one core, engagements/s with ``workers`` processes)."""
+    """(example, engagements per CPU second on one core, engagements/s with ``workers``
+    processes, wall clock)."""
     import firefight
 
     rows = []
     for name, request in examples().items():
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         firefight.simulate(request, n, seed=1)
-        one = n / (time.perf_counter() - t0)
+        one = n / (time.process_time() - t0)
         t0 = time.perf_counter()
         firefight.simulate(request, n * workers, seed=1, workers=workers)
         many = n * workers / (time.perf_counter() - t0)
@@ -321,7 +327,7 @@ def main() -> None:
     for name, per_s, fresh, cached in bench_engine(args.seconds):
         print(f"  {name:34} {per_s:11,.0f} {fresh:9.3f} ms {cached:9.3f} ms", flush=True)
 
-    print("Where a resolve's time goes, us a call (CPU): validating the request, the"
+    print("Where a resolve's time goes, us a call (CPU): the request from the parse cache, the"
           " ruleset's resolver (with the recorder calls it makes), the odds from the cache,"
           " the result dict:")
     print(f"  {'example':34} {'parse':>7} {'ruleset':>8} {'odds':>6} {'result':>7}")
@@ -344,7 +350,8 @@ def main() -> None:
 
     print(f"Balance lab (firefight.simulate, {args.lab_n:,} engagements; target >= 50 000/s"
           " a core):")
-    print(f"  {'example':34} {'1 core /s':>11} {f'{cores} workers /s':>14}")
+    print(f"  {'example':34} {'1 core /s':>11} {f'{cores} workers /s':>14}  (1 core: per CPU"
+          " second; workers: wall clock)")
     for name, one, many in bench_lab(args.lab_n, cores):
         print(f"  {name:34} {one:11,.0f} {many:14,.0f}", flush=True)
 
@@ -370,6 +377,7 @@ def main() -> None:
     print(f"  peak RSS (python)            {cpy['peak_rss_kib'] / 1024:8.0f} MiB")
     print("Not measured here (the worker's boot, the memory snapshot, click -> card p95 and the"
           " tab's memory need the browser: see docs/building.md).")
+    __import__("bench_browser").main([])  # the browser figures: tools/bench_browser.py
 
 
 if __name__ == "__main__":

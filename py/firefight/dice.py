@@ -168,6 +168,20 @@ class DieRecord:
 MAX_EXPLOSIONS = 64
 
 
+def exploding(face: Callable[[int], int], faces: int) -> list[int]:
+    """The faces of one die rolled again and added on its highest face, again and again (the
+    RANT die, soe 2.1.2), from ``face`` (a ``DiceSource.face``)."""
+    results = [face(faces)]
+    while results[-1] == faces:
+        if len(results) > MAX_EXPLOSIONS:
+            raise DiceExhaustedError(
+                "the dice source returned the highest face too many times in a row",
+                fields=[("dice", "not a fair source")],
+            )
+        results.append(face(faces))
+    return results
+
+
 @dataclass
 class Roller:
     """Rolls dice from a source and keeps the record of every die, in order."""
@@ -189,14 +203,7 @@ class Roller:
                        purpose_key: str | None = None,
                        purpose_params: dict[str, str] | None = None) -> DieRecord:
         """One die that is rolled again and added on its highest face, again and again."""
-        results = [self.source.face(faces)]
-        while results[-1] == faces:
-            if len(results) > MAX_EXPLOSIONS:
-                raise DiceExhaustedError(
-                    "the dice source returned the highest face too many times in a row",
-                    fields=[("dice", "not a fair source")],
-                )
-            results.append(self.source.face(faces))
+        results = exploding(self.source.face, faces)
         record = DieRecord(f"1d{faces}x{faces}", faces, tuple(results), purpose, side, faces,
                            purpose_key, tuple((purpose_params or {}).items()))
         self.records.append(record)

@@ -111,6 +111,8 @@ def validate(ruleset_id: str, action: str, house: dict[str, Any]) -> None:
 
 def modifiers(ruleset_id: str, step: str, request: Any) -> list[Modifier]:
     """The house rules' modifiers for one step of a (validated) request."""
+    if not _RULES:  # none registered (the usual table): asked twice a shot
+        return []
     action = getattr(request, "action", "")
     chosen: dict[str, Any] = getattr(request, "house", None) or {}
     out: list[Modifier] = []

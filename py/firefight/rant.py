@@ -65,6 +65,33 @@ def difference_at_least(t: int) -> Fraction:
     return total
 
 
+class Scaled:
+    """Chances of D as whole numbers over one denominator ``den``, so that sums and products of
+    them stay whole numbers and a Fraction is made once per outcome (issue 17: Fraction
+    arithmetic was most of a shot's odds). Every P(D >= t) with |t| <= ``reach`` is a sum of
+    terms over 21 * 361 * 20**k, k <= (|t| + 18) // 20 + 2 (the docstring's J and S), so it
+    is a whole number over ``den``; a ``t`` beyond the reach that is not is an error."""
+
+    def __init__(self, reach: int) -> None:
+        self.den = 21 * 361 * 20 ** ((abs(reach) + _S_SPAN) // 20 + 3)
+
+    def at_least(self, t: int) -> int:
+        """P(D >= t) * den."""
+        p = difference_at_least(t)
+        n: int
+        n, rest = divmod(p.numerator * self.den, p.denominator)
+        if rest:
+            raise ValueError(f"P(D >= {t}) is no whole number over {self.den}: reach too small")
+        return n
+
+    def between(self, lo: int | None, hi: int | None, modifier: int) -> int:
+        """P(lo <= D + modifier <= hi) * den; ``None`` is unbounded."""
+        if lo is not None and hi is not None and lo > hi:
+            return 0
+        upper = self.at_least(lo - modifier) if lo is not None else self.den
+        return upper - (self.at_least(hi + 1 - modifier) if hi is not None else 0)
+
+
 def difference_pmf(d: int) -> Fraction:
     """Exact P(D = d)."""
     total = Fraction(0)
@@ -115,6 +142,11 @@ def modifier_for_probability(p: float, *, ties_to_acting: bool = True) -> tuple[
     return best, success_probability(best, ties_to_acting=ties_to_acting)
 
 
+def wins(over_roll: int, ties_to_acting: bool) -> bool:
+    """The acting side wins with the higher total, and a tie when ties go its way (soe 4)."""
+    return over_roll > 0 or (over_roll == 0 and ties_to_acting)
+
+
 @dataclass(frozen=True)
 class OpposedRoll:
     """Both dice, both sides' modifier sums, the totals, who won and by how much."""
@@ -133,7 +165,7 @@ class OpposedRoll:
         opposing = self.opposing_die.total + self.opposing_modifier
         over = acting - opposing
         self.__dict__.update(acting_total=acting, opposing_total=opposing, over_roll=over,
-                             success=over > 0 or (over == 0 and self.ties_to_acting))
+                             success=wins(over, self.ties_to_acting))
 
     @cached_property
     def acting_total(self) -> int:
@@ -149,7 +181,7 @@ class OpposedRoll:
 
     @cached_property
     def success(self) -> bool:
-        return self.over_roll > 0 or (self.over_roll == 0 and self.ties_to_acting)
+        return wins(self.over_roll, self.ties_to_acting)
 
     def to_dict(self) -> dict[str, object]:
         return {

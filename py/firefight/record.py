@@ -7,6 +7,9 @@ modifier total is computed here from the modifiers recorded for it, never typed 
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar, get_args
@@ -14,8 +17,10 @@ from typing import Any, TypeVar, get_args
 from pydantic import BaseModel
 
 from firefight import house
-from firefight.dice import Roller, ScriptedDice
+from firefight.dice import DieRecord, Roller, ScriptedDice
 from firefight.models import Effect, Modifier, Note, Resolution, Step
+
+T = TypeVar("T")
 
 
 def num(x: Fraction | float | int) -> float | int:
@@ -37,12 +42,41 @@ class Recorder:
     outcome: dict[str, Any] = field(default_factory=dict)
     title_key: str = "FIREFIGHT.card.title"
     card_params: dict[str, Any] = field(default_factory=dict)
+    # The request's JSON when the core has it (``registry.parse_cached``): the key of ``once``.
+    request_key: str | None = None
 
     @classmethod
     def for_odds(cls, ruleset: str) -> Recorder:
         """A recorder that rolls nothing, for the odds: the ledgers the roll uses record their
         modifiers (house rules' too) on it, and the odds read them off it."""
         return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset)
+
+    def once(self, name: str, build: Callable[[Recorder], T]) -> T:
+        """``build(rec)``, work that depends on nothing but the request (a ledger of modifiers,
+        a shot's plan), done once per distinct request (issue 17) when the core knows the
+        request's JSON: ``build`` runs on a fresh recorder, and the modifiers and notes it
+        recorded are recorded here again each time, its value returned again (shared: never
+        change it). ``build`` may record nothing else and roll no die; ``name`` names it (one
+        name, one piece of work, within an action)."""
+        if self.request_key is None:
+            return build(self)
+        key = (self.prefix, name, self.request_key)
+        found = _ONCE.get(key)
+        if found is None:
+            scratch = Recorder(Roller(ScriptedDice([])), self.prefix, ruleset=self.ruleset)
+            value = build(scratch)
+            if (scratch.steps or scratch.effects or scratch.outcome or scratch.card_params
+                    or scratch.title_key != Recorder.title_key):
+                raise AssertionError(f"{name}: work done once may record only modifiers and "
+                                     "notes")
+            found = _ONCE[key] = (value, scratch.modifiers, scratch.notes)
+            if len(_ONCE) > ONCE_SIZE:
+                _ONCE.popitem(last=False)  # least recently used
+        else:
+            _ONCE.move_to_end(key)
+        self.modifiers += found[1]
+        self.notes += found[2]
+        return found[0]
 
     def key(self, name: str) -> str:
         """A lang key: ``mod.will`` -> ``FIREFIGHT.<id>.mod.will``; a full key stays as it is."""
@@ -213,7 +247,7 @@ class Recorder:
             "action": _plain(action),
             "version": 1,
             "request": dumped,  # fresh from model_dump(mode="json"): JSON data already
-            "dice": [_die(r.to_dict()) for r in self.roller.records],
+            "dice": [_die(r) for r in self.roller.records],
             "modifiers": [_model(m, Modifier, _MODIFIER_ANY) for m in self.modifiers],
             "steps": steps,
             "outcome": _plain(self.outcome),
@@ -223,6 +257,16 @@ class Recorder:
             "card": {"template": _plain(template), "title_key": _plain(self.title_key),
                      "params": _plain(self.card_params)},
         }
+
+
+# ``Recorder.once``: (prefix, name, request JSON) -> (value, modifiers, notes), bounded.
+ONCE_SIZE = 1024
+_ONCE: OrderedDict[tuple[str, str, str], tuple[Any, list[Modifier], list[Note]]] = OrderedDict()
+
+
+def forget_once() -> None:
+    """Forget the work ``Recorder.once`` kept (a house rule registered changes a ledger)."""
+    _ONCE.clear()
 
 
 def dump_request(request: BaseModel) -> dict[str, Any]:
@@ -238,7 +282,11 @@ def dump_request(request: BaseModel) -> dict[str, Any]:
 # them again: a third of a Step's cost was pydantic checking what the recorder had just made.
 # Anything else is validated as before. tests/engine/test_fast_engine.py compares the two.
 _new = object.__new__
-_setattr = object.__setattr__
+# BaseModel's own slots, set through their descriptors (what object.__setattr__ looks up).
+_SET_DICT = BaseModel.__dict__["__dict__"].__set__
+_SET_FIELDS = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
+_SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
 _STEP_KINDS = frozenset(get_args(Step.model_fields["kind"].annotation))
 _INT = frozenset({int})
 _STR = frozenset({str})
@@ -255,10 +303,10 @@ M = TypeVar("M", bound=BaseModel)
 def _built(cls: type[M], values: dict[str, Any], fields_set: frozenset[str]) -> M:
     """An instance of ``cls`` as validation makes it: ``values`` (every field, in order)."""
     made = _new(cls)
-    _setattr(made, "__dict__", values)
-    _setattr(made, "__pydantic_fields_set__", set(fields_set))
-    _setattr(made, "__pydantic_extra__", None)
-    _setattr(made, "__pydantic_private__", None)
+    _SET_DICT(made, values)
+    _SET_FIELDS(made, set(fields_set))
+    _SET_EXTRA(made, None)
+    _SET_PRIVATE(made, None)
     return made
 
 
@@ -275,6 +323,7 @@ _NOTE_ANY = ("params",)
 _SIZES: dict[type[BaseModel], int] = {
     cls: len(cls.model_fields) for cls in (Modifier, Step, Effect, Note)}
 _SCALARS = frozenset({str, int, bool, type(None)})
+_SCALARS_FLOAT = _SCALARS | {float}
 
 
 def _plain(value: Any) -> Any:
@@ -286,6 +335,13 @@ def _plain(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     if kind is dict:
+        # Most data is a flat dict of str keys and scalar values (finite floats among them):
+        # checked and copied at C speed.
+        if _STR.issuperset(map(type, value)):
+            types = set(map(type, value.values()))
+            if types <= _SCALARS or (types <= _SCALARS_FLOAT and all(map(
+                    math.isfinite, [v for v in value.values() if type(v) is float]))):
+                return dict(value)
         out = {}
         for key, item in value.items():
             if type(key) is not str:
@@ -293,14 +349,26 @@ def _plain(value: Any) -> Any:
             out[key] = item if type(item) in _SCALARS else _plain(item)
         return out
     if kind is list or kind is tuple:
+        if _SCALARS.issuperset(map(type, value)):
+            return list(value)
         return [item if type(item) in _SCALARS else _plain(item) for item in value]
     if kind is float:
         return value if value - value == 0.0 else None
     raise _NotPlainError
 
 
-def _die(out: dict[str, Any]) -> dict[str, Any]:
-    """``DieRecord.to_dict()`` (a fresh dict with fresh lists) as pydantic would dump it."""
+def _die(record: DieRecord) -> dict[str, Any]:
+    """``DieRecord.to_dict()`` as pydantic would dump it (its fresh dict with fresh lists)."""
+    out: dict[str, Any] = record.to_dict()
+    params = out.get("purpose_params")
+    # The usual die: whole-number faces, scalar fields, string parameters: nothing to change.
+    if (_INT.issuperset(map(type, out["results"]))
+            and _SCALARS.issuperset(map(type, (out["formula"], out["faces"], out["explode_on"],
+                                               out["total"], out["purpose"], out["side"],
+                                               out.get("purpose_key"))))
+            and (params is None or (_STR.issuperset(map(type, params))
+                                    and _SCALARS.issuperset(map(type, params.values()))))):
+        return out
     for key, item in out.items():
         if type(item) not in _SCALARS:
             out[key] = _plain(item)
@@ -318,5 +386,9 @@ def _model(model: BaseModel, cls: type[BaseModel], any_fields: tuple[str, ...]
     if len(out) != _SIZES[cls]:
         raise _NotPlainError
     for name in any_fields:
-        out[name] = _plain(out[name])
+        value = out[name]
+        if type(value) is dict and not value:  # most params: nothing to look at
+            out[name] = {}
+        elif type(value) not in _SCALARS:
+            out[name] = _plain(value)
     return out

@@ -4,9 +4,11 @@
 injury band or wound level the ruleset reports, incapacitated or killed the target, and carried
 each effect, with 95 % Wilson intervals, next to the exact figures the engine's odds give.
 
-Every engagement is the ruleset's own ``resolve``: there is no second copy of a rule here. What
-makes it fast is that a resolution is a pure function of the dice faces it reads, in order, and
-which die it asks for next depends only on the faces before. So the faces seen so far form a
+An action may give the lab its own fast path (``Action.engage``): the resolver's rule functions
+played without the record, checked against ``resolve`` face by face (tests/engine/
+test_sim_engage.py). Every other engagement is the ruleset's own ``resolve``; what makes that
+fast is that a resolution is a pure function of the dice faces it reads, in order, and which
+die it asks for next depends only on the faces before. So the faces seen so far form a
 tree: a branch asks for a d``faces``, a leaf holds what that resolution came to. An engagement
 walks the tree drawing one face per branch; only a path not seen before runs ``resolve`` (with
 the path's faces, then fresh ones) and adds its leaf. The dice are the same fair dice either way.
@@ -19,7 +21,7 @@ import os
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -27,7 +29,7 @@ from firefight import api
 from firefight.dice import Roller
 from firefight.errors import FirefightError
 from firefight.models import Resolution
-from firefight.registry import Ruleset
+from firefight.registry import Engagement, Face, Ruleset
 
 # The tree stops growing at this many leaves (memory); later new paths still resolve in full.
 MAX_LEAVES = 200_000
@@ -41,23 +43,29 @@ Labels = tuple[str, ...]
 
 def labels(ruleset: Ruleset, result: Resolution) -> Labels:
     """What one engagement came to, as labels counted by the lab."""
-    out = result.outcome
+    return tally(ruleset, result.outcome, [(e.kind, e.value) for e in result.effects])
+
+
+def tally(ruleset: Ruleset, outcome: Mapping[str, Any],
+          effects: Iterable[tuple[str, object]]) -> Labels:
+    """The labels of a result's outcome and its effects' (kind, value): ``hit``, each state
+    field's value, each effect (with its value when a string), killed, incapacitated."""
     found: set[str] = set()
     states: set[str] = set()
-    if out.get("hit"):
+    if outcome.get("hit"):
         found.add("hit")
     for key in STATE_FIELDS:
-        value = out.get(key)
+        value = outcome.get(key)
         if isinstance(value, str):
             found.add(f"{key}:{value}")
             states.add(value)
-    for effect in result.effects:
-        if isinstance(effect.value, str):
-            found.add(f"effect:{effect.kind}={effect.value}")
-            if effect.kind == "state":
-                states.add(effect.value)
+    for kind, value in effects:
+        if isinstance(value, str):
+            found.add(f"effect:{kind}={value}")
+            if kind == "state":
+                states.add(value)
         else:
-            found.add(f"effect:{effect.kind}")
+            found.add(f"effect:{kind}")
     if states & ruleset.killed_states:
         found.add("killed")
     if states & ruleset.incapacitated_states:
@@ -119,6 +127,10 @@ class _Engagements:
 
     def run(self, n: int, rng: random.Random) -> Counter[Labels]:
         draw = rng.random
+        act = self.ruleset.action(self.model.action)
+        engagement = act.engage(self.model) if act.engage is not None else None
+        if engagement is not None:
+            return self._engaged(engagement, n, draw)
         counts: Counter[Labels] = Counter()
         for _ in range(n):
             node = self.root
@@ -140,6 +152,20 @@ class _Engagements:
                     counts[nxt] += 1
                     break
                 node = nxt
+        return counts
+
+    def _engaged(self, engagement: Callable[[Face], Engagement], n: int,
+                 draw: Callable[[], float]) -> Counter[Labels]:
+        """The action's own fast path (``Action.engage``): no tree, no result built; each
+        distinct engagement is turned into labels once."""
+
+        def face(faces: int) -> int:
+            return int(draw() * faces) + 1  # as Foundry maps a uniform to a die
+
+        seen: Counter[Engagement] = Counter([engagement(face) for _ in range(n)])
+        counts: Counter[Labels] = Counter()
+        for (outcome, effects), k in seen.items():
+            counts[tally(self.ruleset, dict(outcome), effects)] += k
         return counts
 
 

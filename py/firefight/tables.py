@@ -34,25 +34,31 @@ class BandTable(BaseModel, Generic[V]):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source: str
     bands: list[Band[V]]
-    # Each band's lower bound (the first may be open): the bands ascend without gaps, so a
-    # value's band is found by bisection (issue 17: a lookup scanned every band).
-    _starts: list[float] = PrivateAttr(default_factory=list)
+    # Each band's lower bound (the first may be open) and upper bound (the last may be open):
+    # the bands ascend without gaps, so a value's band is found by bisection (issue 17: a
+    # lookup scanned every band). Kept as one plain tuple: pydantic's private attributes are
+    # slow to read, and a table is read several times a shot.
+    _index: tuple[list[float], list[float], list[Band[V]]] = PrivateAttr(
+        default_factory=lambda: ([], [], []))
 
     @model_validator(mode="after")
     def _contiguous(self) -> BandTable[V]:
         problems = band_problems([(b.lo, b.hi) for b in self.bands])
         if problems:
             raise ValueError(f"{self.source}: " + "; ".join(problems))
-        self._starts = [float("-inf") if b.lo is None else b.lo for b in self.bands]
+        self._index = ([float("-inf") if b.lo is None else b.lo for b in self.bands],
+                       [float("inf") if b.hi is None else b.hi for b in self.bands],
+                       list(self.bands))
         return self
 
     def lookup(self, x: int) -> V:
         return self.band_of(x).value
 
     def band_of(self, x: int) -> Band[V]:
-        i = bisect_right(self._starts, x) - 1
-        if i >= 0 and self.bands[i].contains(x):
-            return self.bands[i]
+        starts, ends, bands = self.__pydantic_private__["_index"]  # type: ignore[index]
+        i = bisect_right(starts, x) - 1
+        if i >= 0 and x <= ends[i]:
+            return bands[i]  # type: ignore[no-any-return]
         raise KeyError(f"{self.source}: no band holds {x}")
 
 

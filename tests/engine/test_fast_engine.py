@@ -404,3 +404,169 @@ def test_a_step_keeps_its_own_copy_of_the_numbers_and_dice_it_was_given() -> Non
     dice.append(1)
     assert step.numbers == {"roll": 3}
     assert step.dice == [0]
+
+
+# --- roll outcomes counted by ranges ---------------------------------------------------------
+
+def _roll_outcomes_by_roll(chance: int, kill: int, rounds: int, multiplier: int
+                           ) -> percentile.RollOutcomes:
+    """The old count, kept as the oracle: ``roll_result`` of each of the 100 rolls."""
+    miss = kills = 0
+    wounds_by: dict[int, int] = {}
+    for roll in range(1, 101):
+        r = small_arms.roll_result(roll, chance, kill, rounds, multiplier)
+        if not r.hit:
+            miss += 1
+        elif r.kill:
+            kills += 1
+        else:
+            wounds_by[r.damage] = wounds_by.get(r.damage, 0) + 1
+    return percentile.RollOutcomes(miss, kills, wounds_by)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-20, 130), st.integers(-5, 70), st.integers(1, 70), st.integers(1, 3))
+def test_percentile_roll_outcomes_are_the_roll_by_roll_count(chance: int, kill: int,
+                                                             rounds: int, multiplier: int) -> None:
+    assert percentile.roll_outcomes(chance, kill, rounds, multiplier) == _roll_outcomes_by_roll(
+        chance, kill, rounds, multiplier)
+
+
+# --- soe odds summed as whole numbers ----------------------------------------------------------
+
+def _between(lo: int | None, hi: int | None, modifier: int) -> Fraction:
+    """The old Fraction sum, kept as the oracle."""
+    from firefight.rant import difference_at_least
+
+    if lo is not None and hi is not None and lo > hi:
+        return Fraction(0)
+    upper = difference_at_least(lo - modifier) if lo is not None else Fraction(1)
+    below = difference_at_least(hi + 1 - modifier) if hi is not None else Fraction(0)
+    return upper - below
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-30, 30), st.integers(-30, 30), st.booleans(),
+       st.sampled_from([1, 2, 5, 20, 60]), st.integers(-5, 300))
+def test_soe_shot_outcomes_are_the_fraction_sums(hit: int, dmg: int, ties: bool,
+                                                 projectiles: int, hp: int) -> None:
+    from firefight.rulesets.soe import odds as soe
+    from firefight.rulesets.soe.data import tables
+
+    least = 0 if ties else 1
+    if projectiles <= 1:
+        mults = {1: _between(least, None, hit)}
+    else:
+        t = tables()
+        column = t.multiplier_columns.lookup(projectiles)
+        mults = {}
+        for band in t.multiplier_rows.bands:
+            p = _between(least if band.lo is None else max(band.lo, least), band.hi, hit)
+            if p:
+                mults[band.value[column]] = mults.get(band.value[column], Fraction(0)) + p
+    assert soe.hit_multipliers(hit, ties, projectiles) == mults
+    hp_old = dict.fromkeys(("unhurt", *soe.HP_STATES), Fraction(0))
+    for x, p_x in mults.items():
+        hp_old["unhurt"] += p_x * _between(None, 0, dmg)
+        hp_old["wounded"] += p_x * _between(1, (hp - 1) // x, dmg)
+        if hp > 0 and hp % x == 0:
+            hp_old["dying"] += p_x * _between(hp // x, hp // x, dmg)
+        hp_old["dead"] += p_x * _between(max(1, hp // x + 1), None, dmg)
+    got = soe.shot_outcomes(hit, dmg, ties=ties, projectiles=projectiles, mode="hit_points",
+                            hp=hp)
+    assert [p for _, p in got[1:]] == list(hp_old.values())
+    trauma: dict[str, Fraction] = {}
+    for x, p_x in mults.items():
+        for band in tables().injury.bands:
+            p = _between(*soe._bases(band.lo, band.hi, x), dmg)
+            if band.contains(0):
+                p += _between(None, 0, dmg)
+            trauma[band.value] = trauma.get(band.value, Fraction(0)) + p_x * p
+    got = soe.shot_outcomes(hit, dmg, ties=ties, projectiles=projectiles,
+                            mode="general_trauma", hp=hp)
+    assert [p for _, p in got[1:]] == [trauma.get("none", Fraction(0)), *(
+        p for c, p in trauma.items() if c != "none")]
+
+
+# --- a request parsed once, its ledgers built once --------------------------------------------
+
+def test_a_request_seen_again_is_not_validated_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    registry.clear_odds_cache()
+    ruleset = registry.get("soe")
+    calls = []
+    real = type(ruleset).parse
+
+    def counting(self: registry.Ruleset, data: dict[str, Any]) -> Any:
+        calls.append(data)
+        return real(self, data)
+
+    monkeypatch.setattr(type(ruleset), "parse", counting)
+    request = example("soe_rhino.json")
+    first = firefight.resolve(request, seed=3)
+    assert firefight.odds(request) == firefight.odds(copy.deepcopy(request))
+    assert firefight.resolve(copy.deepcopy(request), seed=3) == first
+    assert len(calls) == 1
+    request["range"]["value"] = 21  # a changed request is a new one
+    assert firefight.resolve(request, seed=3) != first
+    assert len(calls) == 2
+
+
+def _armor(piece: dict[Any, Any]) -> dict[str, Any]:
+    request = example("percentile_rifleman.json")
+    request["target"]["armor"] = [piece]  # free-form data, kept as sent
+    return request
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    # JSON would write the key 1 as "1" (a key must be a string: the int is refused), and
+    # equality takes True for 1: the cache's key (marshal) keeps them apart.
+    (_armor({"1": "x"}), _armor({1: "x"})),
+    (_armor({"a": 1}), _armor({"a": True})),
+])
+def test_requests_that_look_alike_are_told_apart(one: dict[str, Any],
+                                                 other: dict[str, Any]) -> None:
+    for first, second in ((one, other), (other, one)):
+        registry.clear_odds_cache()
+        expected = firefight.resolve(second, seed=1)
+        registry.clear_odds_cache()
+        firefight.resolve(first, seed=1)  # in the cache first
+        assert firefight.resolve(second, seed=1) == expected
+
+
+def test_work_done_once_is_recorded_again_and_follows_the_house_rules() -> None:
+    registry.clear_odds_cache()
+    request = example("percentile_rifleman.json")
+    fresh = [registry.resolve_dict(*firefight.api.parse(request), Roller(
+        firefight.SeededDice(s))) for s in range(4)]  # no request key: built every time
+    assert [firefight.resolve(request, seed=s) for s in range(4)] == fresh
+    assert [firefight.resolve(request, seed=s) for s in range(4)] == fresh  # kept, again
+
+    class Bipod(firefight.HouseRule):
+        id = "test_bipod"
+        ruleset = "percentile"
+
+        def modifiers(self, step: str, request: Any, options: Any, settings: Any
+                      ) -> list[Modifier]:
+            return [Modifier(key="FIREFIGHT.test.bipod", value=7, source="bipod", step=step)]
+
+    firefight.register_house_rule(Bipod())
+    try:
+        with_bipod = firefight.resolve(request, seed=1)
+        assert with_bipod["modifiers"][-1]["key"] == "FIREFIGHT.test.bipod"
+        assert with_bipod["odds"]["chance"] == fresh[1]["odds"]["chance"] + 7
+    finally:
+        from firefight import house
+
+        house.unregister_house_rule("test_bipod")
+    assert firefight.resolve(request, seed=1) == fresh[1]
+
+
+def test_work_done_once_may_record_nothing_but_modifiers_and_notes() -> None:
+    rec = Recorder(Roller(ScriptedDice([])), "FIREFIGHT.soe", ruleset="soe", request_key="{}")
+    with pytest.raises(AssertionError, match="only modifiers and notes"):
+        rec.once("test_step", lambda r: r.step("x"))
+    value = rec.once("test_ledger", lambda r: [r.modifier("mod.a", 1, "src", "s"), r.note("n")])
+    again = Recorder(Roller(ScriptedDice([])), "FIREFIGHT.soe", ruleset="soe", request_key="{}")
+    assert again.once("test_ledger", lambda r: pytest.fail("built twice")) is value
+    assert again.modifiers == rec.modifiers
+    assert again.notes == rec.notes

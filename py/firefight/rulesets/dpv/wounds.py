@@ -8,10 +8,9 @@ A hit has a potential (kill / serious / light, from the target-hits roll), a wou
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv.data import exact, tables
@@ -26,8 +25,7 @@ SRC_ARMOR = "2300ad ARMOR EFFECTS"
 SRC_NPC = "2300ad NON-PLAYER CHARACTERS"
 
 
-@dataclass(frozen=True)
-class Wound:
+class Wound(NamedTuple):  # a tuple: made for every hit and every figure's total (issue 17)
     location: str
     potential: str
     column: int | None
@@ -65,7 +63,11 @@ def called_first_face(location: str) -> int:
 
 
 def armor_on(target: DpvCombatant, location: str) -> Fraction:
-    return sum((exact(a.value) for a in target.armor if location in a.locations), Fraction(0))
+    """2300ad ARMOR EFFECTS: the armor values worn over a location, added up."""
+    pieces = [exact(a.value) for a in target.armor if location in a.locations]
+    if len(pieces) < 2:  # the usual case: no sum of Fractions to make
+        return pieces[0] if pieces else Fraction(0)
+    return sum(pieces, Fraction(0))
 
 
 def column_for(dpv: Fraction, roll: int | None, settings: DpvSettings) -> int | None:
@@ -130,9 +132,9 @@ def resolve_hit(rec: Recorder, target: DpvCombatant, dpv: Fraction, wound_type: 
         dice.append(i)
     location, potential, severity = location_potential(first, second, settings.location_rule)
     armor = Fraction(0) if ignore_armor else armor_on(target, location)
-    remaining = dpv - armor
+    remaining = dpv - armor if armor else dpv
     roll = None
-    if Fraction(0) < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
+    if 0 < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
         roll, i = rec.roll(10, purpose=f"DPV x 10, hit {hit}", side=side)
         dice.append(i)
     column = column_for(remaining, roll, settings)

@@ -5,7 +5,7 @@ which produced a hit with the number of rounds fired" (``tables/casualty.json``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from firefight.rulesets.percentile.data import tables
 from firefight.tables import Band
@@ -20,7 +20,7 @@ class Casualty:
     column: Band[int]
     beyond_table: bool
 
-    @property
+    @cached_property  # the cell is cached (``casualty``): its text is made once
     def source(self) -> str:
         """The cell read, for the card."""
         return (f"{SOURCE}, D100 {self.row.lo}-{self.row.hi}, "

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.record import Recorder
+from firefight.rulesets.percentile.data import tables
 from firefight.rulesets.percentile.models import P, PercentileAttackRequest
 from firefight.rulesets.percentile.small_arms import plan_shot, roll_result
 
@@ -28,17 +29,20 @@ class RollOutcomes:
 
 def roll_outcomes(chance: int, kill_threshold: int, rounds: int, multiplier: int
                   ) -> RollOutcomes:
-    miss = kill = 0
+    """``roll_result`` of the 100 D100 results, counted by ranges (issue 17: one call a roll
+    was a third of the odds): rolls above the chance miss, those up to the kill number kill,
+    and the rest wound by their Casualty Table row, the same for every roll of a row (each row
+    is read once, at its first wounding roll)."""
+    hits = max(0, min(chance, 100))
+    kill = max(0, min(kill_threshold, hits))
     wounds: dict[int, int] = {}
-    for roll in range(1, 101):
-        r = roll_result(roll, chance, kill_threshold, rounds, multiplier)
-        if not r.hit:
-            miss += 1
-        elif r.kill:
-            kill += 1
-        else:
-            wounds[r.damage] = wounds.get(r.damage, 0) + 1
-    return RollOutcomes(miss, kill, wounds)
+    for row in tables().casualty_rows.bands:
+        lo = max(kill + 1, 1 if row.lo is None else row.lo)
+        hi = hits if row.hi is None else min(row.hi, hits)
+        if lo <= hi:
+            r = roll_result(lo, chance, kill_threshold, rounds, multiplier)
+            wounds[r.damage] = wounds.get(r.damage, 0) + hi - lo + 1
+    return RollOutcomes(100 - hits, kill, wounds)
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,16 @@ is a setting, recorded in docs/rules-notes.md ("Percentile small arms").
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from firefight.errors import FirefightError, RuleRefusalError
 from firefight.models import UNIT_METRES, Distance
 from firefight.record import Recorder
+from firefight.registry import Engagement, Face
 from firefight.rulesets.percentile.casualty import SOURCE as CASUALTY_SOURCE
 from firefight.rulesets.percentile.casualty import beyond_table, casualty
 from firefight.rulesets.percentile.data import tables
@@ -275,6 +278,7 @@ class RollResult(NamedTuple):  # a tuple: the odds build one for each of the 100
     damage: int = 0
 
 
+@lru_cache(maxsize=4096)  # pure: a burst of 60 rounds reads the same few again and again
 def roll_result(roll: int, chance: int, kill_threshold: int, rounds: int, multiplier: int
                 ) -> RollResult:
     """One D100: miss above the chance; a hit at or under the kill number kills; else wounds."""
@@ -291,13 +295,12 @@ def roll_result(roll: int, chance: int, kill_threshold: int, rounds: int, multip
 
 def _roll_d100(rec: Recorder, label: str, which: dict[str, str]) -> tuple[int, int]:
     """Two d10, tens and ones: (the D100 read, index of the tens die)."""
-    first = rec.next_die
-    faces = []
-    for digit in ("tens", "ones"):
-        record = rec.roller.roll(10, purpose=f"to-hit {digit}, {label}", side="attacker",
-                                 purpose_key=rec.key(f"roll.{digit}"), purpose_params=which)
-        faces.append(record.results[0])
-    return d100(*faces), first
+    first, roll = rec.next_die, rec.roller.roll
+    tens = roll(10, purpose=f"to-hit tens, {label}", side="attacker",
+                purpose_key=f"{P}.roll.tens", purpose_params=which).results[0]
+    ones = roll(10, purpose=f"to-hit ones, {label}", side="attacker",
+                purpose_key=f"{P}.roll.ones", purpose_params=which).results[0]
+    return d100(tens, ones), first
 
 
 def _shot_notes(rec: Recorder, request: PercentileAttackRequest, shot: Shot) -> None:
@@ -324,7 +327,7 @@ def _shot_notes(rec: Recorder, request: PercentileAttackRequest, shot: Shot) -> 
 
 
 def resolve_attack(request: PercentileAttackRequest, rec: Recorder) -> None:
-    shot = plan_shot(request, rec)
+    shot = rec.once("plan_shot", lambda r: plan_shot(request, r))  # nothing but the request
     plan, chance = shot.plan, shot.chance
     life_before = life = request.target.stats.life_force
     rec.step(STEP, kind="info", numbers={"chance": chance, "rolls": plan.rolls,
@@ -383,3 +386,37 @@ def resolve_attack(request: PercentileAttackRequest, rec: Recorder) -> None:
              range=f"{float(shot.range_in):g}",
              mode_key=f"{P}.mode.{'burst' if plan.burst else 'single'}")
 
+
+
+# --- the balance lab --------------------------------------------------------------------------
+
+def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engagement]:
+    """``resolve_attack`` for the balance lab (``Action.engage``): the same shot plan and
+    ``roll_result`` of each D100, only what the lab counts (hit, state, effects)."""
+    shot = plan_shot(request, Recorder.for_odds("percentile"))
+    rolls, life_before = shot.plan.rolls, request.target.stats.life_force
+    # What each D100 does, by its two d10 faces (tens * 11 + ones).
+    reads: list[RollResult | None] = [None] * 121
+    for tens in range(1, 11):
+        for ones in range(1, 11):
+            reads[tens * 11 + ones] = roll_result(d100(tens, ones), shot.chance, shot.kill_at,
+                                                  shot.plan.rounds_per_roll, shot.multiplier)
+
+    def run(face: Face) -> Engagement:
+        life, hit = life_before, False
+        for _ in range(rolls):
+            r = reads[face(10) * 11 + face(10)]  # the tens die first, as _roll_d100 rolls
+            if r is not None and r.hit:
+                hit = True
+                life = 0 if r.kill else max(0, life - r.damage)
+                if life == 0:
+                    break  # the man is dead: the rolls left change nothing counted
+        state = ("already_dead" if life_before == 0 else "dead" if life == 0 else
+                 "wounded" if hit else "miss")
+        effects: tuple[tuple[str, str | None], ...] = (
+            (("life_force", None),) if life != life_before else ())
+        if state == "dead":
+            effects += (("state", "dead"),)
+        return (("hit", hit), ("state", state)), effects
+
+    return run

@@ -6,11 +6,15 @@ Will check follow.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from firefight.rant import over_roll_at_least, success_probability
+from firefight.dice import exploding
+from firefight.rant import over_roll_at_least, success_probability, wins
 from firefight.record import Recorder
+from firefight.registry import Engagement, Face
 from firefight.rulesets.soe import delayed_injury, injury, opposed, pretrauma
+from firefight.rulesets.soe.data import tables
 from firefight.rulesets.soe.models import SoeAttackRequest
 from firefight.rulesets.soe.odds import shot_outcomes
 from firefight.rulesets.soe.to_damage import damage_multiplier, to_damage_ledger
@@ -27,16 +31,20 @@ def resolve_attack(request: SoeAttackRequest, rec: Recorder) -> None:
              mode_key=rec.key(f"opt.mode.choices.{request.options.mode}"))
 
     # soe 2.3: the to-hit roll, every modifier applied to the shooter.
-    hit = opposed.roll(rec, "to_hit", to_hit_ledger(rec, request, range_m), ties=ties,
-                       purpose="to-hit", success="outcome.hit", failure="outcome.miss")
+    # The ledgers depend on nothing but the request: built once per distinct request.
+    hit = opposed.roll(rec, "to_hit", rec.once("to_hit", lambda r: to_hit_ledger(r, request,
+                                                                                 range_m)),
+                       ties=ties, purpose="to-hit", success="outcome.hit",
+                       failure="outcome.miss")
     rec.outcome.update(hit=hit.success, to_hit_over_roll=hit.over_roll)
     if not hit.success:
         rec.outcome["summary_key"] = rec.key("outcome.miss")
         return
 
     # soe 2.4: the to-damage roll; its over-roll is the base damage.
-    dmg = opposed.roll(rec, "to_damage", to_damage_ledger(rec, request), ties=ties,
-                       purpose="to-damage")
+    dmg = opposed.roll(rec, "to_damage", rec.once("to_damage",
+                                                  lambda r: to_damage_ledger(r, request)),
+                       ties=ties, purpose="to-damage")
     base = dmg.over_roll
     n = shots(request)
     multiplier = damage_multiplier(hit.over_roll, n) if n > 1 else 1
@@ -75,10 +83,8 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
     ties = opposed.ties_to_attacker(request)
     p_hit = success_probability(hit, ties_to_acting=ties)
     p_injure = over_roll_at_least(1, dmg)
-    stats = request.target.stats
     outcomes = shot_outcomes(hit, dmg, ties=ties, projectiles=shots(request),
-                             mode=injury_mode(request),
-                             hp=stats.hp if stats.hp is not None else stats.hp_max)
+                             mode=injury_mode(request), hp=injury.hp_of(request))
     return {
         "probability": float(p_hit),
         "exact": f"{p_hit.numerator}/{p_hit.denominator}",
@@ -89,3 +95,50 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
         "modifiers": opposed.dumped(rec.modifiers),
         "outcomes": opposed.outcomes(outcomes),
     }
+
+
+# --- the balance lab ------------------------------------------------------------------------
+
+MISS: Engagement = ((("hit", False),), ())
+
+
+def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | None:
+    """``resolve_attack`` for the balance lab (``Action.engage``): the same ledgers' totals,
+    RANT dice, Table 4 multiplier and Table 3 readings, only what the lab counts. The delayed
+    injury and Pre-Trauma checks are left to the full resolve (None)."""
+    if request.settings.delayed_injury or request.settings.pretrauma:
+        return None
+    range_m = request.range.metres()
+    check_allowed(request, range_m)
+    rec = Recorder.for_odds("soe")
+    hit_mod = opposed.total(to_hit_ledger(rec, request, range_m))
+    dmg_mod = opposed.total(to_damage_ledger(rec, request))
+    ties, n, by_hp = opposed.ties_to_attacker(request), shots(request), (
+        injury_mode(request) == "hit_points")
+    hp_before, band = injury.hp_of(request), tables().injury.lookup
+
+    def run(face: Face) -> Engagement:
+        # soe 2.3: the to-hit opposed roll, the shooter's die first.
+        over = sum(exploding(face, 20)) + hit_mod - sum(exploding(face, 20))
+        if not wins(over, ties):
+            return MISS
+        # soe 2.4: the to-damage roll; Table 4's multiplier for several projectiles.
+        base = sum(exploding(face, 20)) + dmg_mod - sum(exploding(face, 20))
+        damage = max(0, base) * (damage_multiplier(over, n) if n > 1 else 1)
+        kind = band(damage)
+        effects: tuple[tuple[str, str | None], ...] = ()
+        if by_hp:  # soe Table 3, Hit Point Reduction
+            _, state = injury.hp_state(hp_before, damage)
+            if damage:
+                effects = (("hp", None),)
+            if state in ("dying", "dead"):
+                effects += (("state", state),)
+        elif kind == "none":  # soe Table 3, General Trauma: no class, no effect roll
+            state = "unhurt"
+        else:  # the effect roll's text is no label: it is not rolled here
+            state, effects = "injured", (("trauma", None),)
+            if kind == "fatal":
+                state, effects = "dead", (("trauma", None), ("state", "dead"))
+        return (("hit", True), ("injury", kind), ("state", state)), effects
+
+    return run

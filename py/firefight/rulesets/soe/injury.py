@@ -57,14 +57,25 @@ def trauma_effect(rec: Recorder, trauma_class: str, referee_tables: TraumaTables
         rec.effect("state", value="dead", label="effect.dead")
 
 
+def hp_of(request: SoeAttackRequest) -> int:
+    """The target's Hit Points before the shot: its current HP, else its maximum."""
+    stats = request.target.stats
+    return stats.hp if stats.hp is not None else stats.hp_max
+
+
+def hp_state(hp_before: int, loss: int) -> tuple[int, str]:
+    """soe Table 3, Hit Point Reduction: HP after the loss, and the state: at 0 HP the target
+    "will die in the next turn" (dying), below 0 it is dead."""
+    hp_after = hp_before - loss
+    return hp_after, ("unhurt" if loss == 0 else "wounded" if hp_after > 0 else
+                      "dying" if hp_after == 0 else "dead")
+
+
 def hit_points(rec: Recorder, request: SoeAttackRequest, loss: int, base: int,
                multiplier: int) -> None:
     """soe Table 3, Hit Point Reduction: at 0 HP death next turn, below 0 at once."""
-    stats = request.target.stats
-    hp_before = stats.hp if stats.hp is not None else stats.hp_max
-    hp_after = hp_before - loss
-    state = "unhurt" if loss == 0 else "wounded" if hp_after > 0 else (
-        "dying" if hp_after == 0 else "dead")
+    hp_before = hp_of(request)
+    hp_after, state = hp_state(hp_before, loss)
     injury = tables().injury.lookup(loss)
     rec.outcome.update(injury=injury, hp_before=hp_before, hp_loss=loss, hp_after=hp_after,
                        state=state, summary_key=rec.key(f"outcome.{state}"))

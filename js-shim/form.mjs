@@ -75,7 +75,9 @@ export function fieldsFromSchema(schema, localize = (k) => k, { auto = "auto" } 
     };
     if (Array.isArray(node.enum) || (Array.isArray(node.oneOf) && node.oneOf.every((o) => "const" in o))) {
       const when = node["x-choices-when"];
-      fields.push({ ...base, kind: "select", choices: enumChoices(node, localize), ...(when ? { choicesWhen: when } : {}) });
+      // Optional[choice]: "—" keeps it unset (else the first choice would show as chosen).
+      const choices = [...(node.nullable ? [{ value: null, label: "—" }] : []), ...enumChoices(node, localize)];
+      fields.push({ ...base, kind: "select", choices, ...(when ? { choicesWhen: when } : {}) });
     } else if (node.type === "integer" || node.type === "number") {
       fields.push({
         ...base, kind: "number",

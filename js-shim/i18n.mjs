@@ -1,11 +1,74 @@
-// Localize with an English fallback, so a missing key never shows raw.
+// Localize with an English fallback, so a missing key never shows raw. Placeholders are filled
+// here, as the engine's cards fill them (py/firefight/i18n.py `fill`): `{name}`, numbers in the
+// client's language, and `{count:one|other}` plural forms.
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+const PLURAL = /\{(\w+):([^{}|]*)\|([^{}]*)\}/g;
+
+/** The client's language (Foundry's `game.i18n.lang`). */
+export function clientLang() {
+  return globalThis.game?.i18n?.lang || "en";
+}
+
+function decimalSeparator(lang) {
+  try {
+    return new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+  } catch {
+    return ".";
+  }
+}
+
+// A number the engine wrote as text ("0.37", "85.3 %").
+const NUMBER_TEXT = /^[−-]?\d+\.\d+(?: ?%)?$/;
+
+/** Pure: a number as `lang` writes it (de "68,28"); whole numbers as they are, without grouping. */
+export function numberText(value, lang = clientLang(), digits = undefined) {
+  if (typeof value === "string" && NUMBER_TEXT.test(value)) return value.replace(".", decimalSeparator(lang));
+  if (typeof value !== "number" || !Number.isFinite(value)) return String(value ?? "");
+  const text = digits === undefined ? String(value) : value.toFixed(digits);
+  return text.includes(".") ? text.replace(".", decimalSeparator(lang)) : text;
+}
+
+function pluralCategory(count, lang) {
+  try {
+    return new Intl.PluralRules(lang).select(Number(count));
+  } catch {
+    return Number(count) === 1 ? "one" : "other";
+  }
+}
+
+/** Pure: fill a lang string's placeholders and plural forms from `data`; unknown ones stay. */
+export function fill(text, data = {}, lang = clientLang()) {
+  return String(text)
+    .replace(PLURAL, (m, k, one, other) => (k in data ? (pluralCategory(data[k], lang) === "one" ? one : other) : m))
+    .replace(PLACEHOLDER, (m, k) => (k in data ? numberText(data[k], lang) : m));
+}
+
 export function t(key, fallback = key, data = undefined) {
   const i18n = globalThis.game?.i18n;
-  let text = key;
-  if (i18n) text = data ? i18n.format(key, data) : i18n.localize(key);
-  if (!text || text === key) {
-    text = fallback;
-    if (data) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in data ? String(data[k]) : m));
-  }
-  return text;
+  let text = i18n ? i18n.localize(key) : key;
+  if (!text || text === key) text = fallback;
+  return data ? fill(text, data) : text;
+}
+
+/**
+ * An engine error's fields in the client's language: "Label — reason" each, the label from the
+ * field's `label_key` (engine, py/firefight/errors.py), else `labelOf(field)` (the form's own
+ * label), else the field's path; the reason from its `key` and `params`, else the engine's text.
+ */
+export function fieldErrorsText(err, labelOf = () => "") {
+  return (err?.fields ?? []).map((f) => {
+    const path = String(f.field ?? "");
+    const keyed = f.label_key ? t(f.label_key, "") : "";
+    const label = keyed || labelOf(path) || path;
+    const reason = f.key ? t(f.key, f.reason ?? "", f.params ?? {}) : f.reason ?? "";
+    return t("FIREFIGHT.error.field", "{field} — {reason}", { field: label, reason });
+  }).join("; ");
+}
+
+/** An engine error as the client's language says it (its `key`, else its English message). */
+export function errorText(err) {
+  const { key, params } = err?.key ? err : err?.error ?? {}; // an EngineError keeps the reply in .error
+  if (key) return t(key, err.message ?? "", params ?? {});
+  return err?.message ?? String(err);
 }

@@ -18,13 +18,15 @@ from jinja2 import (
     StrictUndefined,
     TemplateNotFound,
     UndefinedError,
+    pass_context,
     select_autoescape,
 )
+from jinja2.runtime import Context
 from pydantic import BaseModel, Field, ValidationError
 
 from firefight import registry
 from firefight.errors import FirefightError
-from firefight.i18n import translate
+from firefight.i18n import number, percent, translate
 from firefight.models import Resolution
 from firefight.resources import TEMPLATE_DIRS, resource_dir
 
@@ -44,9 +46,15 @@ class _RulesetTemplates(PrefixLoader):
         return FileSystemLoader(folder), name
 
 
+@pass_context
+def _number(ctx: Context, value: Any) -> str:
+    """``{{ x|number }}``: a number as the card's language writes it (de ``68,28``)."""
+    return number(value, ctx.get("lang", "en"))
+
+
 @cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=ChoiceLoader([FileSystemLoader(str(resource_dir("templates"))),
                              _RulesetTemplates()]),
         # Autoescape on for every template but the plain-text CLI cards.
@@ -57,6 +65,8 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
     )
+    env.filters["number"] = _number
+    return env
 
 
 def signed(value: int) -> str:
@@ -133,18 +143,27 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     card = result.get("card", {})
     outcome = result.get("outcome", {})
     odds = result.get("odds", {})
+    effects = [t(e["label_key"], e.get("params")) for e in result.get("effects", [])
+               if e.get("label_key")]
+    summary = t(outcome.get("summary_key", ""), outcome) if outcome.get("summary_key") else ""
+    # The verdict is said once (issue 16: no "Miss / Miss"): in the summary, unless a step
+    # cites its source for it or an effect says it.
+    for s in steps:
+        if summary and s["outcome"] == summary and not s["source"]:
+            s["outcome"] = ""
+    if summary in [s["outcome"] for s in steps] + effects:
+        summary = ""
     return {
+        "lang": lang,
         "ruleset": result.get("ruleset", ""),
         "ruleset_label": t(_ruleset_label(result.get("ruleset"))),
         "title": t(card.get("title_key", "FIREFIGHT.card.title"), card.get("params", {})),
         "steps": steps,
-        "summary": t(outcome.get("summary_key", ""), outcome) if outcome.get("summary_key")
-        else "",
+        "summary": summary,
         "success": outcome.get("hit"),
-        "chance": (f"{100 * odds['probability']:.1f}%" if "probability" in odds else ""),
+        "chance": percent(odds["probability"], lang) if "probability" in odds else "",
         "chance_label": t(odds.get("label_key", "FIREFIGHT.card.chance")),
-        "effects": [t(e["label_key"], e.get("params")) for e in result.get("effects", [])
-                    if e.get("label_key")],
+        "effects": effects,
         "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}
                   for n in result.get("notes", [])],
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (

@@ -1,13 +1,34 @@
-"""Errors the engine reports to players and referees as data, never as tracebacks."""
+"""Errors the engine reports to players and referees as data, never as tracebacks.
+
+Each field at fault carries, besides the engine's English ``reason``, a lang key and its
+parameters (``FIREFIGHT.error.type.<pydantic error type>``) and, where the field is an actor's
+data, a dialog option or a world setting of a ruleset, the lang key of its label: the table
+shows the error in the client's language, naming the field as the sheet or dialog does."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from firefight.i18n import strings
+
+# A field: (path, English reason) or (path, English reason, {key, params, label_key}).
+FieldAtFault = tuple[str, str] | tuple[str, str, Mapping[str, Any]]
+# The pydantic error types the lang files word (FIREFIGHT.error.type.<type>); any other is
+# shown as "invalid value" with the engine's reason.
+ERROR_TYPES = frozenset({
+    "missing", "extra_forbidden", "less_than_equal", "less_than", "greater_than_equal",
+    "greater_than", "int_parsing", "int_type", "int_from_float", "float_parsing", "float_type",
+    "finite_number", "bool_parsing", "bool_type", "string_type", "string_too_long",
+    "string_too_short", "too_long", "too_short", "literal_error", "enum", "dict_type",
+    "model_type", "list_type", "multiple_of", "value_error"})
+ERROR_KEY = "FIREFIGHT.error.type."  # + the type
 
 
 class FirefightError(Exception):
-    """A problem with a request that a person can fix; carries the fields at fault."""
+    """A problem with a request that a person can fix; carries the fields at fault. ``key`` and
+    ``params`` word the message in the lang files (else the English ``message`` is shown)."""
 
     code = "invalid_request"
 
@@ -16,20 +37,28 @@ class FirefightError(Exception):
         message: str,
         *,
         code: str | None = None,
-        fields: Sequence[tuple[str, str]] = (),
+        fields: Sequence[FieldAtFault] = (),
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
         self.fields = list(fields)
+        self.key = key
+        self.params = dict(params or {})
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "code": self.code,
             "message": self.message,
-            "fields": [{"field": f, "reason": r} for f, r in self.fields],
+            "fields": [{"field": f[0], "reason": f[1], **(dict(f[2]) if len(f) > 2 else {})}
+                       for f in self.fields],
         }
+        if self.key:
+            out.update(key=self.key, params=self.params)
+        return out
 
 
 class RuleRefusalError(FirefightError):
@@ -49,8 +78,79 @@ def field_path(loc: Sequence[int | str]) -> str:
     return out or "request"
 
 
-def validation_error(exc: Any, what: str) -> FirefightError:
-    """A pydantic ``ValidationError`` as a FirefightError naming each bad field."""
-    fields = [(field_path(tuple(e["loc"])), e["msg"]) for e in exc.errors(include_url=False)]
+def label_key(loc: Sequence[int | str], ruleset: str | None, stats: bool = False) -> str | None:
+    """The lang key of a ruleset's field a location ends in, by the rulesets' conventions:
+    actor data ``FIREFIGHT.<id>.stat.<field>`` (``registry.labelled``; ``stats``: the location
+    is in the actor's data itself), options and settings ``FIREFIGHT.<id>.opt.<field>.label``
+    (``models.OptionLabels``), a request's own field as its dialog labels it
+    (``i18n.label_request_fields``). None where no such key is known (the path names it)."""
+    if not ruleset:
+        return None
+    parts = [p for p in loc if isinstance(p, str)]
+    key = None
+    if stats and parts:
+        key = f"FIREFIGHT.{ruleset}.stat.{parts[0]}"
+    elif len(parts) == 1:
+        key = next((k for k in (f"FIREFIGHT.{ruleset}.opt.{parts[0]}.label",
+                                f"FIREFIGHT.{ruleset}.item.{parts[0]}.label")
+                    if k in strings("en")), None)
+    for i, part in enumerate(parts[:-1]):
+        if part == "stats":
+            key = f"FIREFIGHT.{ruleset}.stat.{parts[i + 1]}"
+        elif part in ("options", "settings"):
+            key = f"FIREFIGHT.{ruleset}.opt.{parts[i + 1]}.label"
+    return key if key and key in strings("en") else None
+
+
+def _params(error: Mapping[str, Any]) -> dict[str, Any]:
+    """A pydantic error's context as lang parameters: numbers and short strings; a literal's
+    expected values as a plain list (pydantic's "'a' or 'b'" is English)."""
+    ctx = error.get("ctx") or {}
+    out: dict[str, Any] = {}
+    for k, v in ctx.items():
+        if isinstance(v, bool) or not isinstance(v, int | float | str):
+            continue
+        if k == "expected" and isinstance(v, str):
+            out[k] = (", ".join(re.findall(r"'([^']*)'", v)) or v)[:200]
+        else:
+            out[k] = v if not isinstance(v, str) else v[:200]
+    out["reason"] = str(error.get("msg", ""))[:300]
+    return out
+
+
+def error_field(error: Mapping[str, Any], loc: Sequence[int | str] | None = None,
+                ruleset: str | None = None, stats: bool = False) -> FieldAtFault:
+    """One pydantic error as a field at fault: path, English reason, key, params, label key."""
+    where = tuple(error["loc"]) if loc is None else tuple(loc)
+    kind = str(error.get("type", ""))
+    extra: dict[str, Any] = {
+        "key": ERROR_KEY + (kind if kind in ERROR_TYPES else "invalid"),
+        "params": _params(error),
+    }
+    label = label_key(where, ruleset, stats)
+    if label:
+        extra["label_key"] = label
+    return (field_path(where), str(error.get("msg", "")), extra)
+
+
+def validation_error(exc: Any, what: str, *, ruleset: str | None = None) -> FirefightError:
+    """A pydantic ``ValidationError`` as a FirefightError naming each bad field (with the
+    ruleset, by the lang key of its label too)."""
+    fields = [error_field(e, ruleset=ruleset) for e in exc.errors(include_url=False)]
     first = f"{fields[0][0]}: {fields[0][1]}" if fields else "invalid"
-    return FirefightError(f"invalid {what} request ({first})", fields=fields)
+    return FirefightError(f"invalid {what} request ({first})", fields=fields,
+                          key="FIREFIGHT.error.invalid", params={"count": len(fields)})
+
+
+def with_stat_labels(exc: FirefightError, ruleset: str) -> FirefightError:
+    """An error in an actor's data (validated without its ruleset's name): each field gets
+    the lang key of its label on the sheet, ``FIREFIGHT.<id>.stat.<field>``."""
+    fields: list[FieldAtFault] = []
+    for f in exc.fields:
+        extra = dict(f[2]) if len(f) > 2 else {}
+        key = label_key(re.split(r"[.\[]", f[0]), ruleset, stats=True)
+        if key and "label_key" not in extra:
+            extra["label_key"] = key
+        fields.append((f[0], f[1], extra) if extra else (f[0], f[1]))
+    exc.fields = fields
+    return exc

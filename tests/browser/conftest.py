@@ -170,10 +170,10 @@ def open_sheet_from_directory(page: Any, name: str) -> Any:
     return sheet
 
 
-def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None
-               ) -> Table:
+def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None,
+               *, lang: str | None = None) -> Table:
     """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors,
-    as the GM or as `user`."""
+    as the GM or as `user`, in the client language `lang` (else English)."""
     context = browser.new_context(viewport={"width": 1440, "height": 860})
     # Merged into the stored world settings (kept on a reload, as a world keeps them).
     settings = json.dumps({"firefight.ruleset": ruleset})
@@ -184,6 +184,6 @@ def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | N
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))
     who = f"&user={user.replace(' ', '%20')}" if user else ""
-    page.goto(f"{server}?pack={pack}{who}")
+    page.goto(f"{server}?pack={pack}{who}{f'&lang={lang}' if lang else ''}")
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     return t

@@ -4,6 +4,7 @@ client's language, game.i18n.lang)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -11,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, REPO, Table
+from _js import SETTLED_JS
+from conftest import BOOT_TIMEOUT_MS, REPO, Table, open_sheet_from_directory, open_table
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 FIRST_ID_JS = "() => game.messages.contents[0].id"
 TEXTS_JS = """(selector) => {
@@ -109,3 +112,244 @@ def test_every_lang_file_is_in_the_manifest() -> None:
     assert {entry["lang"] for entry in manifest["languages"]} == {
         p.stem for p in Path(REPO / "lang").glob("*.json")
     }
+
+
+# --- issue 16, "Half German": every window of every ruleset, in German ------------------------
+
+PACKS = {"soe": "soe-actors", "percentile": "percentile-actors", "dpv": "dpv-npcs",
+         "shock": "shock-troops"}
+# Every text, attribute text and option of the Firefight windows open (not the sandbox's chrome),
+# but the rule citations (quotes of the English rule texts, "soe Table 1").
+WINDOW_TEXTS_JS = """(selector) => {
+    const out = [];
+    for (const root of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const t = n.textContent.trim();
+            if (t && !n.parentElement.closest('.ff-mod-source, .ff-source')) out.push(t);
+        }
+        for (const el of root.querySelectorAll('[placeholder], [title], [aria-label]')) {
+            for (const a of ['placeholder', 'title', 'aria-label']) {
+                if (el.getAttribute(a)) out.push(el.getAttribute(a).trim());
+            }
+        }
+    }
+    return out;
+}"""
+# A raw lang key, or a number written the English way ("65.2%", "68.28 m").
+RAW_KEY = re.compile(r"\bFIREFIGHT\.\w")
+# The engine's own English (pydantic's messages, "invalid <ruleset> request").
+ENGINE_ENGLISH = re.compile(r"Input should|Field required|Extra inputs|invalid \w+ request")
+ENGLISH_NUMBER = re.compile(r"\d\.\d+\s?(%|m\b|h\b)")
+
+
+def _humanized(value: str) -> str:
+    """A choice without a label, as js-shim/form.mjs shows it (`humanize`)."""
+    s = re.sub(r"[_-]+", " ", str(value)).strip()
+    return s[:1].upper() + s[1:]
+
+
+def _schemas(ruleset: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    from firefight import api
+
+    yield from (ruleset.get("options") or {}).values()
+    yield from (s for s in (ruleset.get("settings"), ruleset.get("stats")) if s)
+    yield api.schema(ruleset["id"])["request"]
+
+
+def _field_names(node: Any) -> Iterator[str]:
+    """Every field of a schema as it reads without a label: its name humanized, its title."""
+    if isinstance(node, dict):
+        for name, prop in (node.get("properties") or {}).items():
+            yield _humanized(name)
+            if isinstance(prop, dict) and isinstance(prop.get("title"), str):
+                yield prop["title"]
+        for v in node.values():
+            yield from _field_names(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _field_names(v)
+
+
+def _enum_values(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "enum" and isinstance(v, list):
+                yield from (str(x) for x in v)
+            else:
+                yield from _enum_values(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _enum_values(v)
+
+
+@pytest.fixture(scope="module")
+def untranslated() -> list[tuple[str, re.Pattern[str]]]:
+    """English lang strings, and every choice of every ruleset as it reads without a label
+    (when German has no such string)."""
+    from firefight import api
+
+    german = {text for _, text in _flat(json.loads((REPO / "lang/de.json").read_text("utf-8")))}
+    out = _english_patterns()
+    for ruleset in api.catalog("de")["rulesets"]:
+        for schema in _schemas(ruleset):
+            texts = {_humanized(v) for v in _enum_values(schema)} | set(_field_names(schema))
+            texts |= {_humanized(a) for a in ruleset["actions"]}  # the actions menu's names
+            for text in texts:
+                if re.search(r"[A-Za-z]{2}", text) and text not in german:
+                    out.append((f"{ruleset['id']} unlabelled", re.compile(re.escape(text))))
+    return out
+
+
+def _not_german(texts: list[str], patterns: list[tuple[str, re.Pattern[str]]]) -> list[str]:
+    bad = list(dict.fromkeys(f"{t!r} ({key})" for t in texts for key, p in patterns
+                             if p.fullmatch(t)))
+    bad += [f"{t!r} (raw key)" for t in texts if RAW_KEY.search(t)]
+    bad += [f"{t!r} (the engine's English)" for t in texts if ENGINE_ENGLISH.search(t)]
+    return bad + [f"{t!r} (English number)" for t in texts if ENGLISH_NUMBER.search(t)]
+
+
+def _aim(t: Table, ruleset: str) -> list[str]:
+    """Select a figure with the ruleset's data and a weapon, target another, by clicks."""
+    t.reset()
+    names = t.page.evaluate("""(r) => {
+        const armed = (tk) => tk.actor.items.some(
+            (i) => i.flags?.firefight?.[r]?.category === "weapon");
+        const figures = canvas.tokens.placeables.filter((tk) => tk.actor?.flags?.firefight?.[r]);
+        return [...figures.filter(armed), ...figures.filter((tk) => !armed(tk))]
+            .map((tk) => tk.name);
+    }""", ruleset)
+    t.token(names[0]).click()
+    t.token(names[1]).click(button="right")
+    return names
+
+
+# What the table has said so far: its messages and its notifications (counted as they come).
+SAID_JS = """() => {
+    if (globalThis.__notes === undefined) {
+        globalThis.__notes = 0;
+        for (const kind of ['info', 'warn', 'error']) {
+            const say = ui.notifications[kind].bind(ui.notifications);
+            ui.notifications[kind] = (...args) => { globalThis.__notes++; return say(...args); };
+        }
+    }
+    return [game.messages.size, globalThis.__notes];
+}"""
+# Something new: a message, a notification, or the window `selector` open; without a selector,
+# the Firefight windows closed a while with nothing said (advancing the clock posts nothing).
+ANSWERED_JS = """([[n, k], selector]) => {
+    if (game.messages.size > n || globalThis.__notes > k) return true;
+    if (selector !== '') return document.querySelector(selector) !== null;
+    if (document.querySelector('dialog.firefight-dialog')) return false;
+    globalThis.__quietSince ??= performance.now();
+    return performance.now() - globalThis.__quietSince > 3000;
+}"""
+
+
+def _answer(page: Any, said: list[int], selector: str = "") -> None:
+    """Wait until the table answers: a card, a notification (a refusal), or `selector` opens."""
+    page.evaluate("() => { delete globalThis.__quietSince; }")
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(ANSWERED_JS, arg=[said, selector], timeout=15000)
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKS))
+def test_every_window_of_a_ruleset_speaks_german(
+        server: str, browser: Any, ruleset: str,
+        untranslated: list[tuple[str, re.Pattern[str]]]) -> None:
+    """The Shoot dialog, the actions menu and each of its dialogs (the referee's tools too), the
+    cards they post, the actor sheet's Firefight tab with a bad value's error, and the ruleset's
+    settings submenu: no English lang string, no unlabelled choice, no raw key, no English
+    number, in German."""
+    t = open_table(server, browser, ruleset, PACKS[ruleset], lang="de")
+    page = t.page
+    found: dict[str, list[str]] = {}
+    seen: list[str] = []
+
+    def check(where: str, selector: str, shown: bool = True) -> None:
+        texts = page.evaluate(WINDOW_TEXTS_JS, selector)
+        assert texts or not shown, where
+        seen.append(where)
+        bad = _not_german(texts, untranslated)
+        if bad:
+            found[where] = bad
+
+    try:
+        assert page.evaluate("() => game.i18n.lang") == "de"
+        # The Shoot dialog and its card.
+        names = _aim(t, ruleset)
+        page.click("#shoot-button")
+        page.wait_for_function(SETTLED_JS, timeout=60000)
+        check("shoot dialog", "dialog.application")
+        said = page.evaluate(SAID_JS)
+        page.click('dialog.application button[data-action="fire"]')
+        _answer(page, said)
+        if page.evaluate("() => game.messages.size") > said[0]:
+            check("shoot card", "#chat-log .chat-message:last-child .message-content")
+
+        # The actions menu, every action it offers (the referee's tools too) and their cards.
+        page.locator('.scene-tool[data-tool="firefightActions"]').click()
+        picker = page.locator("dialog.firefight-action-picker")
+        picker.wait_for()
+        check("actions menu", "dialog.firefight-action-picker")
+        actions = picker.locator('input[name="ff-action"]').evaluate_all(
+            "els => els.map(e => e.value)")
+        picker.locator("[data-action=close]").click()
+        for action in actions:
+            _aim(t, ruleset)
+            page.locator('.scene-tool[data-tool="firefightActions"]').click()
+            picker.locator(f'input[value="{action}"]').check()
+            said = page.evaluate(SAID_JS)
+            picker.locator("button[data-action=pick]").click()
+            # Its dialog (the action's, or a window of its own such as the clock's).
+            dialog = page.locator("dialog.firefight-dialog")
+            _answer(page, said, "dialog.firefight-dialog")
+            if dialog.count():
+                check(f"{action} dialog", "dialog.firefight-dialog")
+                for _ in range(10):  # each required number left empty: its least value, or 1
+                    invalid = dialog.locator("input:invalid")
+                    if not invalid.count():
+                        break
+                    box = invalid.first
+                    box.fill(str(max(1, float(box.get_attribute("min") or 1))))
+                dialog.locator("button[data-action=go]").click()
+                _answer(page, said)
+            if page.evaluate("() => game.messages.size") > said[0]:
+                check(f"{action} card", "#chat-log .chat-message:last-child .message-content")
+        check("notifications", "#notifications", shown=False)
+
+        # The actor sheet's Firefight tab, then a value out of bounds saved: the error names
+        # the field by its German label and says what is wrong in German; the field is marked.
+        t.reset()
+        sheet = open_sheet_from_directory(page, names[0])
+        tab = sheet.locator(".firefight-sheet")
+        tab.locator(".ff-sheet-form").wait_for()
+        check("sheet", "section.actor-sheet .firefight-sheet")
+        field = tab.locator(".ff-sheet-form .form-group:has(input[type=number][max])").first
+        label = field.locator("label").inner_text()
+        box = field.locator("input")
+        box.fill(str(int(float(box.get_attribute("max") or "0")) + 1000))
+        tab.locator('[data-firefight-action="sheet-save"]').click()
+        error = tab.locator("[data-firefight-error]")
+        error.wait_for()
+        check("sheet error", "section.actor-sheet .firefight-sheet [data-firefight-error]")
+        if label not in error.inner_text():
+            found.setdefault("sheet error", []).append(f"{label!r} not named")
+        if "ff-invalid" not in (field.get_attribute("class") or ""):
+            found.setdefault("sheet error", []).append(f"{label!r} not marked")
+        sheet.locator("[data-action=close]").first.click()
+
+        # The ruleset's settings submenu.
+        page.click("#settings-button")
+        menu = page.locator(f'.form-group.submenu[data-menu="firefight.rules.{ruleset}"]')
+        menu.locator("button").click()
+        page.locator("form.firefight-settings").wait_for()
+        check("settings submenu", "form.firefight-settings")
+        check("settings", '.settings-namespace[data-namespace="firefight"]')
+        t.shot(f"32-{ruleset}-de")
+        assert len([w for w in seen if w.endswith("dialog")]) >= len(actions) - 1, seen
+        assert len([w for w in seen if w.endswith("card")]) >= 2, seen
+        assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)
+        assert t.errors == []
+    finally:
+        t.context.close()

@@ -19,7 +19,7 @@ P = f"FIREFIGHT.{ID}"  # its lang keys
 
 
 _LABELS = OptionLabels(P)
-label, choices = _LABELS.label, _LABELS.choices
+label, choices, stat_choices = _LABELS.label, _LABELS.choices, _LABELS.stat_choices
 
 
 def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -78,12 +78,13 @@ POOL = Field(default=0, ge=0, le=99, description="activations held in the unit's
 class ShockStats(Strict):
     """A unit's SHOCK data (``flags.firefight.shock``): TAP, quality, wound counters, state."""
 
-    quality: Quality = "regular"
+    quality: Quality = Field(default="regular", json_schema_extra={
+        "x-enum-label-keys": [f"{P}.quality.{q}" for q in QUALITIES]})
     toughness: int | None = NO_RULE_TAP
     awareness: int | None = NO_RULE_TAP
     prowess: int | None = TAP
     wounds: int = WOUNDS
-    state: State = "ok"
+    state: State = Field(default="ok", json_schema_extra=stat_choices("state", STATES))
     # shock Unit Activation: "Max pool is equivalent to unit skill level" (the activations a
     # unit holds; ``activation.pool``).
     pool: int = POOL

@@ -15,7 +15,7 @@ P = "FIREFIGHT.soe"
 
 
 _LABELS = OptionLabels(P)
-label, choices = _LABELS.label, _LABELS.choices
+label, choices, stat_choices = _LABELS.label, _LABELS.choices, _LABELS.stat_choices
 
 
 def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -53,6 +53,9 @@ VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 WINDS: tuple[str, ...] = get_args(Wind)
 CALLED_SHOTS: tuple[str, ...] = get_args(CalledShot)
 TRAUMA_CLASSES: tuple[str, ...] = get_args(TraumaClass)
+# A trauma class chosen in a dialog: labelled as the card names it (soe Table 3).
+TRAUMA_CLASS_LABELS: dict[str, Any] = {
+    "x-enum-label-keys": [f"{P}.injury.class.{c}" for c in TRAUMA_CLASSES]}
 
 
 def visibility_rows() -> dict[str, Any]:
@@ -67,7 +70,8 @@ class SoeStats(Strict):
     """An actor's Stars of Empire data (``flags.firefight.soe``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    kind: Literal["human", "creature"] = "human"
+    kind: Literal["human", "creature"] = Field(
+        default="human", json_schema_extra=stat_choices("kind", ("human", "creature")))
     marksmanship: int = Field(default=0, ge=0, le=200, description="marksmanship skill + fortes")
     strength: int = Field(default=10, ge=0, le=100, alias="str")
     agility: int = Field(default=10, ge=0, le=100, alias="agl")
@@ -77,9 +81,12 @@ class SoeStats(Strict):
     hp_max: int = Field(default=8, ge=1, le=10000, description="soe 2.4: a human has 8")
     mass_kg: float | None = Field(default=None, gt=0, le=1_000_000)
     injury_mode: Literal["world", "hit_points", "general_trauma"] = Field(
-        default="world", description="soe Table 3: the referee's choice for this actor")
+        default="world", description="soe Table 3: the referee's choice for this actor",
+        json_schema_extra=stat_choices("injury_mode", ("world", "hit_points", "general_trauma")))
     pretrauma: int = Field(default=0, ge=-10, le=0, description="current Pre-Trauma penalty")
-    delayed_injuries: list[TraumaClass] = Field(
+    # The sheet edits it as a row per injury, each a choice of class (FIREFIGHT.soe.injury.class).
+    delayed_injuries: list[Annotated[TraumaClass, Field(json_schema_extra={
+        "x-enum-label-keys": [f"{P}.injury.class.{c}" for c in TRAUMA_CLASSES]})]] = Field(
         default_factory=list, max_length=50, description="possible delayed injuries (Table 3)")
 
     @model_validator(mode="before")
@@ -225,7 +232,7 @@ class SoeDelayedInjuryRequest(ActionRequest):
     ruleset: Literal["soe"]
     action: Literal["delayed_injury_check"]
     character: SoeCombatant
-    trauma_class: TraumaClass
+    trauma_class: TraumaClass = Field(json_schema_extra=TRAUMA_CLASS_LABELS)
     settings: SoeSettings = Field(default_factory=SoeSettings)
 
 
@@ -235,7 +242,7 @@ class SoeTraumaRequest(ActionRequest):
     ruleset: Literal["soe"]
     action: Literal["general_trauma"]
     character: SoeCombatant
-    trauma_class: TraumaClass
+    trauma_class: TraumaClass = Field(json_schema_extra=TRAUMA_CLASS_LABELS)
     trauma_tables: TraumaTables | None = None
 
 

@@ -1,8 +1,39 @@
 // Items dropped onto actors: a Firefight weapon or armor is owned, equipped and used by the next
 // shot. preCreateItem marks it equipped (armor counts in the to-damage roll; the weapon dropped
 // last is the dialog's first choice); dropCanvasData gives an item dropped on a token to its actor.
+// A weapon or armor made for other rulesets only (none of its data is the world's) is refused,
+// with a notification naming it and its rulesets, on either path (issue 16).
 import { MODULE_ID } from "./config.mjs";
 import { t } from "./i18n.mjs";
+import { currentRuleset, rulesetInfo } from "./catalog.mjs";
+
+const GEAR = ["weapon", "armor"];
+
+/**
+ * Pure: when an item's Firefight weapon or armor data is all for other rulesets than `ruleset`,
+ * {rulesets: [ids], category}; else null (data for the world's ruleset, or no such data).
+ */
+export function otherRulesets(itemData, ruleset) {
+  const ff = itemData?.flags?.[MODULE_ID];
+  if (!ff || typeof ff !== "object") return null;
+  const gear = Object.entries(ff).filter(([, v]) => v && typeof v === "object" && GEAR.includes(v.category));
+  if (!gear.length || gear.some(([id]) => id === ruleset)) return null;
+  return { rulesets: gear.map(([id]) => id), category: gear[0][1].category };
+}
+
+const rulesetName = (id) => {
+  const key = rulesetInfo(id)?.label_key ?? `FIREFIGHT.${id}.name`;
+  return t(key, id);
+};
+
+/** Why an item is not given to an actor: the item, its kind and rulesets, the world's ruleset. */
+export function refusalText(item, actor, found, world = currentRuleset()) {
+  return t("FIREFIGHT.ui.drop.otherRuleset", "{item} ({category}) is made for {ruleset}; this world plays {world}. Not given to {name}.", {
+    item: item?.name ?? "?", name: actor?.name ?? "?",
+    category: t(`FIREFIGHT.ui.item.categories.${found.category}`, found.category),
+    ruleset: found.rulesets.map(rulesetName).join(", "), world: rulesetName(world),
+  });
+}
 
 /** Pure: the flag changes for an item about to be created on an actor (or null). */
 export function equipChanges(itemData, now = Date.now()) {
@@ -17,10 +48,16 @@ export function equipChanges(itemData, now = Date.now()) {
 
 /** Hooks.on("preCreateItem", (item, data, options, userId) => ...) */
 export function onPreCreateItem(item, data, options, userId) {
-  if (userId !== game.user?.id) return;
-  if (!item?.parent || item.parent.documentName !== "Actor") return;
+  if (userId !== game.user?.id) return undefined;
+  if (!item?.parent || item.parent.documentName !== "Actor") return undefined;
+  const found = otherRulesets(data ?? item, currentRuleset());
+  if (found) {
+    ui.notifications?.warn(refusalText(data ?? item, item.parent, found));
+    return false; // preCreateItem: false cancels the creation
+  }
   const changes = equipChanges(data ?? item);
   if (changes) item.updateSource(changes);
+  return undefined;
 }
 
 function tokenAt(canvasObj, x, y) {
@@ -48,6 +85,11 @@ export function onDropCanvasData(canvasObj, data) {
   (async () => {
     const item = await fromUuid(data.uuid);
     if (!item) return;
+    const found = otherRulesets(item, currentRuleset());
+    if (found) {
+      ui.notifications?.warn(refusalText(item, actor, found));
+      return;
+    }
     const source = item.toObject();
     delete source._id;
     await actor.createEmbeddedDocuments("Item", [source]);

@@ -3,7 +3,7 @@
 // schema, worn armor, weapons, conditions and token statuses. Saving validates through the
 // engine ("apply" with no effects), which names the field that is wrong.
 import { MODULE_ID } from "./config.mjs";
-import { t } from "./i18n.mjs";
+import { t, fieldErrorsText } from "./i18n.mjs";
 import { fieldsFromSchema, renderFields, readForm, escapeHTML } from "./form.mjs";
 import { statsSchema, rulesetInfo, catalogReady } from "./catalog.mjs";
 import { flagUpdate } from "./apply.mjs";
@@ -12,14 +12,21 @@ import { withActor } from "./writes.mjs";
 import { itemsByCategory } from "./request.mjs";
 import { currentRuleset } from "./shoot.mjs";
 import { currentAdapter } from "./systems/index.mjs";
+import { ammoSheetHTML, reload } from "./ammo.mjs";
+import { extraFields, extraFieldsHTML, readExtra, wireLists } from "./list-field.mjs";
 
 const localize = (k) => game.i18n.localize(k);
 
-/** Fields the dialog form cannot show (objects, arrays): edited as JSON. */
-function jsonFields(schema, simple) {
-  const names = new Set(simple.map((f) => f.name));
-  return Object.entries(schema?.properties ?? {}).filter(([name]) => !names.has(name))
-    .map(([name, node]) => ({ name, label: node["x-label-key"] ? localize(node["x-label-key"]) : node.title ?? name }));
+/** The add / remove buttons' words of a list field (list-field.mjs). */
+export function listLabels() {
+  return { add: t("FIREFIGHT.ui.sheet.listAdd", "Add"), remove: t("FIREFIGHT.ui.sheet.listRemove", "Remove") };
+}
+
+/** The form's fields of a schema: the simple ones (form.mjs) and the texts and lists (list-field.mjs). */
+export function formFields(schema) {
+  const opts = { auto: t("FIREFIGHT.ui.dialog.auto", "auto") };
+  const fields = schema ? fieldsFromSchema(schema, localize, opts) : [];
+  return { fields, extras: schema ? extraFields(schema, fields, localize, opts) : [] };
 }
 
 function conditionText(c) {
@@ -41,15 +48,13 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
   }
   // A field's hint is its `x-hint-key` only (form.mjs): schema descriptions are the engine's
   // English notes. E.g. a stat no rule of the text uses says so under it.
-  const fields = schema ? fieldsFromSchema(schema, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") }) : [];
+  const { fields, extras } = formFields(schema);
   const values = {};
   for (const f of fields) values[f.name] = stats[f.name] ?? f.default ?? "";
-  const extra = jsonFields(schema, fields).map((f) => `<div class="form-group" data-field="${escapeHTML(f.name)}">
-      <label for="ff-json-${escapeHTML(f.name)}">${escapeHTML(f.label)}</label>
-      <div class="form-fields"><input type="text" id="ff-json-${escapeHTML(f.name)}" name="json.${escapeHTML(f.name)}" value="${escapeHTML(stats[f.name] === undefined || stats[f.name] === null ? "" : JSON.stringify(stats[f.name]))}"></div></div>`).join("");
+  const extra = extraFieldsHTML(extras, stats, listLabels());
   const armor = itemsByCategory(actor, ruleset, "armor").map((i) => `<li data-item-id="${escapeHTML(i.id)}">
       <label><input type="checkbox" data-firefight-action="sheet-equip"${i.flags?.[MODULE_ID]?.equipped ? " checked" : ""}${editable ? "" : " disabled"}> ${escapeHTML(i.name)}</label></li>`).join("");
-  const weapons = itemsByCategory(actor, ruleset, "weapon").map((i) => `<li>${escapeHTML(i.name)}</li>`).join("");
+  const weapons = itemsByCategory(actor, ruleset, "weapon").map((i) => `<li data-item-id="${escapeHTML(i.id)}">${escapeHTML(i.name)}${ammoSheetHTML(i, editable)}</li>`).join("");
   const conditions = (ff.conditions ?? []).map((c, i) => `<li data-index="${i}">${escapeHTML(conditionText(c))}
       ${game.user?.isGM ? `<button type="button" class="ff-icon" data-firefight-action="sheet-clear-condition" aria-label="${escapeHTML(t("FIREFIGHT.ui.sheet.clear", "Clear"))}">✕</button>` : ""}</li>`).join("");
   const statuses = [...(actor.statuses ?? [])].map((s) => `<li class="ff-status">${escapeHTML(s)}</li>`).join("");
@@ -66,30 +71,33 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
     </div>`;
 }
 
+/** Read a form back into data; throws with the field named on unreadable JSON. */
+export function readData(root, schema) {
+  const { fields, extras } = formFields(schema ?? {});
+  const values = readForm({ elements: { namedItem: (n) => root.querySelector(`[name="${CSS.escape(n)}"]`) } }, fields);
+  return { ...values, ...readExtra(root, extras, t("FIREFIGHT.ui.sheet.badJson", "not valid JSON")) };
+}
+
 /** Read the form back into stats; throws with the field named on unreadable JSON. */
 function readStats(root, schema, before) {
-  const fields = fieldsFromSchema(schema ?? {}, localize);
-  const values = readForm({ elements: { namedItem: (n) => root.querySelector(`[name="${CSS.escape(n)}"]`) } }, fields);
-  const out = { ...values };
-  for (const input of root.querySelectorAll('input[name^="json."]')) {
-    const name = input.name.slice(5);
-    try {
-      const v = JSON.parse(input.value || "null");
-      if (v !== null) out[name] = v;
-    } catch {
-      throw new Error(`${name}: ${t("FIREFIGHT.ui.sheet.badJson", "not valid JSON")}`);
-    }
-  }
+  const out = readData(root, schema);
   // Keys the form does not know (another version's fields) are kept as they were.
   for (const [k, v] of Object.entries(before ?? {})) if (!(k in (schema?.properties ?? {}))) out[k] = v;
   return out;
 }
 
-function showError(root, text) {
+function showError(root, text, fields = []) {
   const el = root.querySelector("[data-firefight-error]");
   if (!el) return;
   el.hidden = !text;
   el.textContent = text ?? "";
+  // The fields at fault are marked on the form (their first path segment is the sheet's field).
+  const bad = new Set(fields.map((f) => String(f.field ?? "").split(/[.[]/)[0]));
+  for (const group of root.querySelectorAll(".ff-sheet-form .form-group[data-field]")) {
+    const wrong = bad.has(group.dataset.field);
+    group.classList.toggle("ff-invalid", wrong);
+    group.querySelector("input, select")?.toggleAttribute("aria-invalid", wrong);
+  }
 }
 
 /** Validate stats through the engine: the validated data, or an error naming actor and field. */
@@ -97,9 +105,11 @@ export async function validateStats(engine, actor, ruleset, stats) {
   try {
     return (await engine.call("apply", { ruleset, stats, effects: [] })).stats;
   } catch (err) {
-    const fields = (err?.fields ?? []).map((f) => `${f.field} — ${f.reason}`).join("; ");
-    throw new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
+    const fields = fieldErrorsText(err);
+    const error = new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
       { name: actor.name, reason: fields || err.message }), { cause: err });
+    error.fields = err?.fields ?? [];
+    throw error;
   }
 }
 
@@ -110,10 +120,11 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
       try {
         await fn(ev, el);
       } catch (err) {
-        showError(root, err.message);
+        showError(root, err.message, err.fields);
         ui.notifications?.error(`Firefight: ${err.message}`);
       }
     }));
+  wireLists(root, formFields(schema).extras, listLabels());
   // What the form showed when it was drawn: Save writes only the fields the user changed.
   let shown = {};
   try {
@@ -147,6 +158,12 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
     const item = actor.items.get(el.closest("[data-item-id]").dataset.itemId);
     await withActor(actor, () => item?.update({ [`flags.${MODULE_ID}.equipped`]: el.checked }));
   });
+  on("sheet-reload", async (ev, el) => {
+    const item = actor.items.get(el.closest("[data-item-id]").dataset.itemId);
+    const after = item ? await reload(item) : null;
+    const count = el.closest("li")?.querySelector(".ff-ammo-count");
+    if (after && count) count.outerHTML = ammoSheetHTML(item, false);
+  });
   on("sheet-clear-condition", async (ev, el) => {
     const index = Number(el.closest("[data-index]").dataset.index);
     const gone = stableStringify((actor.flags?.[MODULE_ID]?.conditions ?? [])[index] ?? null);
@@ -161,7 +178,7 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
   });
   // Data that no longer validates is reported on the sheet, naming the actor; play goes on.
   const stats = actor.flags?.[MODULE_ID]?.[ruleset];
-  if (stats) validateStats(engine, actor, ruleset, stats).then(() => {}, (err) => showError(root, err.message));
+  if (stats) validateStats(engine, actor, ruleset, stats).then(() => {}, (err) => showError(root, err.message, err.fields));
 }
 
 /**
@@ -169,23 +186,37 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
  * re-renders: an actor update (a hit applied meanwhile) redraws the tab, and the edits must
  * survive it to be saved.
  */
-function keepDraft(section, holder, key) {
-  if (holder._firefightDraft?.key !== key) holder._firefightDraft = { key, values: {} };
-  const draft = holder._firefightDraft.values;
+function keepDraft(section, holder, key, extras = []) {
+  if (holder._firefightDraft?.key !== key) holder._firefightDraft = { key, values: {}, lists: {} };
+  const { values: draft, lists } = holder._firefightDraft;
   for (const [name, value] of Object.entries(draft)) {
     const el = section.querySelector(`.ff-sheet-form [name="${CSS.escape(name)}"]`);
     if (!el) continue;
     if (el.type === "checkbox") el.checked = Boolean(value);
     else el.value = value;
   }
+  // A list's rows as they were typed: drawn again in place (list-field.mjs).
+  const listFields = extras.filter((f) => f.kind === "list");
+  for (const f of listFields.filter((x) => x.name in lists)) {
+    const el = section.querySelector(`.ff-sheet-form [data-list="${CSS.escape(f.name)}"]`);
+    if (!el) continue;
+    el.outerHTML = extraFieldsHTML([f], { [f.name]: lists[f.name] }, listLabels());
+    wireLists(section, [f], listLabels());
+  }
   const remember = (ev) => {
     const el = ev.target;
+    const list = el?.closest?.(".ff-sheet-form [data-list]");
+    if (list) {
+      const f = listFields.find((x) => x.name === list.dataset.list);
+      if (f) lists[f.name] = readExtra(section, [f])[f.name];
+      return;
+    }
     if (!el?.name || !el.closest?.(".ff-sheet-form")) return;
     draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
   };
   section.addEventListener("input", remember);
   section.addEventListener("change", remember);
-  return () => { holder._firefightDraft = { key, values: {} }; };
+  return () => { holder._firefightDraft = { key, values: {}, lists: {} }; };
 }
 
 function buildSection(engine, actor, holder = {}) {
@@ -202,7 +233,7 @@ function buildSection(engine, actor, holder = {}) {
   // Wired first, so what it takes as "shown" is the actor's data; the draft goes on top.
   let saved = () => {};
   wireSection(engine, section, actor, ruleset, schema, () => saved());
-  saved = keepDraft(section, holder, `${actor.uuid ?? actor.id}|${ruleset}`);
+  saved = keepDraft(section, holder, `${actor.uuid ?? actor.id}|${ruleset}`, formFields(schema).extras);
   return section;
 }
 
@@ -226,6 +257,7 @@ function tabLink(group, link = {}) {
   a.dataset.group = group;
   a.dataset.tooltip = "Firefight";
   a.setAttribute("aria-label", "Firefight");
+  a.tabIndex = 0; // reachable by keyboard: Enter or Space opens it
   if (link.icon) a.innerHTML = `<i class="${escapeHTML(link.icon)}" inert></i>`;
   else a.textContent = "Firefight";
   return a;
@@ -252,13 +284,22 @@ export function onRenderActorSheet(engine, sheet, html) {
       if (sheet.rendered !== false) sheet.render?.();
     });
   }
-  const places = currentAdapter().sheet ?? {};
+  placeTab(sheet, root, section, currentAdapter().sheet ?? {});
+}
+
+/**
+ * Put a Firefight section on a sheet as a tab beside the sheet's own (`places`: the adapter's
+ * {nav, body, link}), or at the end of its content when it has no tabs. The tab stays active
+ * across renders if it was (`sheet._firefightTab`). A sheet's tab links and sections may carry a
+ * `data-group` (ApplicationV2, Simple Worldbuilding) or not (pf2e's AppV1 sheets): ours follow
+ * the nav's and its siblings'.
+ */
+export function placeTab(sheet, root, section, places = {}) {
   const { nav, body } = tabPlaces(root, places);
   if (!nav || !body) {
     (root.querySelector(".window-content") ?? root).append(section);
     return;
   }
-  // A tab beside the sheet's own: same group, switched by us (the sheet does not know it).
   const group = nav.dataset.group ?? body.querySelector("[data-tab][data-group]")?.dataset.group ?? "primary";
   const link = tabLink(group, places.link);
   nav.append(link);
@@ -267,21 +308,26 @@ export function onRenderActorSheet(engine, sheet, html) {
   section.dataset.group = group;
   body.append(section);
   const setActive = (tab) => {
-    for (const el of root.querySelectorAll(`[data-group="${CSS.escape(group)}"][data-tab]`)) {
+    const { nav: navNow, body: bodyNow } = tabPlaces(root, places);
+    for (const el of [...(navNow?.querySelectorAll("[data-tab]") ?? []), ...(bodyNow?.querySelectorAll(":scope > [data-tab]") ?? [])]) {
       el.classList.toggle("active", el.dataset.tab === tab);
     }
   };
-  link.addEventListener("click", (ev) => {
+  const open = (ev) => {
     ev.preventDefault();
     ev.stopPropagation();
     sheet._firefightTab = true;
     setActive("firefight");
+  };
+  link.addEventListener("click", open);
+  link.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") open(ev);
   });
-  // Another tab of the group leaves ours; listened on the sheet's element, which outlives its parts.
+  // Another tab of the sheet leaves ours; listened on the sheet's element, which outlives its parts.
   if (!listening.has(root)) {
     listening.add(root);
     root.addEventListener("click", (ev) => {
-      const other = ev.target.closest?.(`nav [data-tab][data-group="${CSS.escape(group)}"]`);
+      const other = ev.target.closest?.("nav [data-tab], .tabs [data-tab]");
       if (!other || other.classList.contains("firefight-tab") || !sheet._firefightTab) return;
       sheet._firefightTab = false;
       setActive(other.dataset.tab);

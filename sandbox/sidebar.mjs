@@ -1,9 +1,10 @@
 // Sandbox sidebar: Chat / Actors / Compendiums tabs, the compendium packs of the module's
 // manifest that the world's system gets, with draggable entries (drag data as Foundry's:
-// {type, uuid}), the actors directory, and the topbar's user, roll-mode, language and settings
+// {type, uuid}; an item entry opens its sheet on double-click), the actors directory, and the topbar's user, roll-mode, language and settings
 // controls.
 import { escapeHTML } from "./foundry/utils.mjs";
-import { packDocuments } from "./foundry/documents.mjs";
+import { packDocuments, fromUuid } from "./foundry/documents.mjs";
+import { itemSheetFor } from "./foundry/sheets.mjs";
 import { packsForSystem } from "./foundry/packages.mjs";
 
 function dragData(el, data) {
@@ -45,7 +46,10 @@ async function renderCompendium(manifest) {
         li.className = "directory-item compendium-entry";
         li.dataset.documentId = doc._id;
         li.innerHTML = `<img src="${escapeHTML(doc.img ?? "")}" alt=""><span class="name">${escapeHTML(doc.name)}</span>`;
-        dragData(li, { type: pack.type, uuid: `Compendium.${manifest.id}.${pack.name}.${pack.type}.${doc._id}` });
+        const uuid = `Compendium.${manifest.id}.${pack.name}.${pack.type}.${doc._id}`;
+        dragData(li, { type: pack.type, uuid });
+        // Double-click an item: its sheet (read-only: the pack is locked).
+        if (pack.type === "Item") li.addEventListener("dblclick", async () => (await fromUuid(uuid)) && itemSheetFor(await fromUuid(uuid)).render({ force: true }));
         ol.append(li);
       }
     });

@@ -8,4 +8,7 @@ export default Object.freeze({
   },
   statuses: { dead: "dead", unconscious: "unconscious", stun: "stun", prone: "prone", bleeding: "bleeding", fear: "fear" },
   sheet: {},
+  // Core's item sheets: ItemSheetV2 (renderItemSheetV2) or an AppV1 ItemSheet (renderItemSheet);
+  // tabs by the generic guess.
+  itemSheet: {},
 });

@@ -15,4 +15,10 @@ export default Object.freeze({
   // (nav.tabs[data-group="primary"] of icon links a.item.control), the tab parts live in the
   // "tab-body" container (module/applications/actor/character-sheet.mjs PARTS).
   sheet: { nav: 'nav.tabs[data-group="primary"]', body: ".tab-body", link: { classes: ["control"], icon: "fa-solid fa-crosshairs" } },
+  // dnd5e 5.x item sheets: ItemSheet5e extends DocumentSheetV2, not ItemSheetV2
+  // (module/applications/item/item-sheet.mjs, api/document-sheet.mjs), so its render hook is
+  // renderItemSheet5e (an ApplicationV2 fires one per class of its chain, hookEvents.renderApplicationV2).
+  // PARTS: a `tabs` part (templates/shared/horizontal-tabs.hbs: nav.tabs of text links `.item`,
+  // less/v2/items.less) and the tab parts as sections.tab[data-tab][data-group] beside it.
+  itemSheet: { hooks: ["renderItemSheet5e", "renderItemSheetV2"], nav: "nav.tabs" },
 });

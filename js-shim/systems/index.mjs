@@ -8,6 +8,8 @@
 //   sheet          where the Firefight tab goes on the system's actor sheets
 //                  {nav: selector of the tab links, body: selector of the tab sections, link:
 //                  {classes, icon} for a link like the system's}; {} = the generic guess
+//   itemSheet      the same for its item sheets, and `hooks`: the render hooks its item sheets
+//                  fire (default: core's "renderItemSheetV2", "renderItemSheet")
 // Node imports these files too (tools/build_packs.mjs builds one pack per system from them), so
 // they touch no browser global at import time.
 import core from "./core.mjs";

@@ -26,4 +26,9 @@ export default Object.freeze({
   // pf2e's actor sheets: nav.sheet-navigation[data-group="primary"] of icon links, the tabs in
   // section.sheet-content (static/templates/actors/character/sheet.hbs).
   sheet: { nav: 'nav.sheet-navigation[data-group="primary"]', body: ".sheet-content", link: { classes: [], icon: "fa-solid fa-crosshairs" } },
+  // pf2e's item sheets: ItemSheetPF2e extends the AppV1 ItemSheet (hook renderItemSheet;
+  // src/module/item/base/sheet/sheet.ts, tabs navSelector ".tabs", contentSelector ".sheet-body");
+  // static/templates/items/sheet.hbs: nav.sheet-navigation > h4.sheet-tabs.tabs of text links
+  // a.list-row[data-tab] (no data-group), the tab sections in div.sheet-body.
+  itemSheet: { nav: ".sheet-navigation .sheet-tabs", body: ".sheet-body", link: { classes: ["list-row"] } },
 });

@@ -13,4 +13,7 @@ export default Object.freeze({
   // Simple Worldbuilding's actor sheet: nav.sheet-tabs[data-group="primary"] of text links, the
   // tabs in section.sheet-body (templates/actor-sheet.html).
   sheet: { nav: 'nav.sheet-tabs[data-group="primary"]', body: ".sheet-body" },
+  // Its item sheet (module/item-sheet.js SimpleItemSheet, an AppV1 ItemSheet: hook
+  // renderItemSheet) has the same nav and body (templates/item-sheet.html).
+  itemSheet: { nav: 'nav.sheet-tabs[data-group="primary"]', body: ".sheet-body" },
 });

@@ -13,7 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from firefight import house, i18n, registry
 from firefight.dice import Roller, make_source
-from firefight.errors import FirefightError, field_path
+from firefight.errors import FirefightError, field_path, with_stat_labels
 from firefight.models import UNIT_METRES, Effect
 
 ErrorDict = dict[str, Any]
@@ -22,11 +22,16 @@ _EFFECTS = TypeAdapter(list[Effect])
 
 def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
     """Pick the ruleset named by the request and validate the request with its action's model."""
+    found = _parsed(request)
+    return found.ruleset, found.model
+
+
+def _parsed(request: object) -> registry.Parsed:
+    """The request validated, from the parse cache (``registry.parse_cached``) when seen."""
     if not isinstance(request, dict):
         raise FirefightError("a request must be a JSON object",
                              fields=[("request", "expected an object")])
-    ruleset = registry.get(request.get("ruleset"))
-    return ruleset, ruleset.parse(request)
+    return registry.parse_cached(request)
 
 
 def _guarded(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -41,8 +46,9 @@ def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = 
     """Resolve one action. ``dice``: a DiceSource, scripted faces (ints) or uniforms (floats)."""
 
     def run() -> dict[str, Any]:
-        ruleset, model = parse(request)
-        return registry.resolve_dict(ruleset, model, Roller(make_source(dice, seed)))
+        found = _parsed(request)
+        return registry.resolve_dict(found.ruleset, found.model,
+                                     Roller(make_source(dice, seed)), found)
 
     return _guarded(run)
 
@@ -60,8 +66,9 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
     """The exact chances a player sees before rolling."""
 
     def run() -> dict[str, Any]:
-        ruleset, model = parse(request)
-        copied: dict[str, Any] = _copied(ruleset.cached_odds(model))  # the cache stays as is
+        found = _parsed(request)
+        odds = found.ruleset.cached_odds(found.model, json=found.json)
+        copied: dict[str, Any] = _copied(odds)  # the cache stays as is
         return copied
 
     return _guarded(run)
@@ -70,7 +77,8 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
 def _request_schema(ruleset: registry.Ruleset) -> dict[str, Any]:
     models = tuple(a.request for a in ruleset.actions)
     union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 - a runtime tuple
-    return TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]
+    schema: dict[str, Any] = TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]
+    return i18n.label_request_fields(f"FIREFIGHT.{ruleset.id}", schema)
 
 
 def schema(ruleset_id: str) -> dict[str, Any]:
@@ -106,9 +114,18 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
         except ValidationError as exc:
             raise FirefightError("invalid effects", fields=[
                 (field_path(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None
-        return ruleset.apply(stats, effects)
+        try:
+            return ruleset.apply(stats, effects)
+        except FirefightError as exc:
+            raise with_stat_labels(exc, ruleset.id) from None
 
     return _guarded(run)
+
+
+def item(ruleset_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An item's data for a ruleset (``flags.firefight.<ruleset>``, its ``category`` picking the
+    model) checked before the item sheet saves it: ``{"item": <the data to store>}``."""
+    return _guarded(lambda: {"item": registry.get(ruleset_id).validate_item(data)})
 
 
 def list_rulesets() -> list[dict[str, Any]]:

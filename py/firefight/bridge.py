@@ -168,6 +168,7 @@ OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "odds": lambda m: firefight.odds(m.get("request")),  # type: ignore[arg-type]
     "resolve": _resolve,
     "card": _card,
+    "item": lambda m: api.item(str(m.get("ruleset")), m.get("data")),  # type: ignore[arg-type]
     "apply": lambda m: firefight.apply(str(m.get("ruleset")), m.get("stats"),  # type: ignore[arg-type]
                                        m.get("effects")),  # type: ignore[arg-type]
 }

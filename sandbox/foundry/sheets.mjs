@@ -118,6 +118,13 @@ export class ActorSheetV2 {
         await this.document.deleteEmbeddedDocuments("Item", [id]).catch((err) => ui.notifications.error(err.message));
       }
     });
+    // Double-click an item of the list: its sheet (as Foundry's actor sheets open an owned item's).
+    el.addEventListener("dblclick", (ev) => {
+      const row = ev.target.closest(".items-list [data-item-id]");
+      if (!row || ev.target.closest("button")) return;
+      const item = this.document.items.get(row.dataset.itemId);
+      if (item) itemSheetFor(item).render({ force: true });
+    });
     el.addEventListener("pointerdown", () => (el.style.zIndex = String(++zIndex)));
     el.addEventListener("dragover", (ev) => {
       ev.preventDefault();
@@ -294,4 +301,143 @@ export function sheetClassFor(system) {
   if (system?.sheet === "parts") return PartsActorSheet;
   if (!system?.sheet || system.sheet === "whole") return ActorSheetV2;
   throw new Error(`Sandbox: no sheet shape "${system.sheet}" (choose whole or parts)`);
+}
+
+// --- item sheets -----------------------------------------------------------------------------------
+// ItemSheetV2 subset (foundry.applications.sheets.ItemSheetV2, a DocumentSheetV2): a floating
+// window with Description and Details tabs (nav.sheet-tabs + .sheet-body, the Simple Worldbuilding
+// item sheet's markup, templates/item-sheet.html), opened by double-clicking an item (an actor
+// sheet's item list, a compendium entry), re-rendered when its item changes. Its render fires
+// "renderItemSheetV2", "renderDocumentSheetV2" and "renderApplicationV2": an ApplicationV2 fires
+// its render hook for each class of its inheritance chain (foundryvtt.com/api/functions/
+// hookEvents.renderApplicationV2.html). `isEditable`: the user owns the item (DocumentSheetV2's
+// editPermission, OWNER: foundryvtt.com/api/v14/interfaces/foundry.DocumentSheetConfiguration.html;
+// an owned item's owners are its actor's), and it is not in a compendium (module packs are locked
+// as shipped; unlocking is not imitated).
+
+const ITEM_RENDER_HOOKS = ["renderItemSheetV2", "renderDocumentSheetV2", "renderApplicationV2"];
+const itemSheets = new WeakMap();
+
+/** The one sheet of an item (Document#sheet). */
+export function itemSheetFor(item) {
+  if (!itemSheets.has(item)) itemSheets.set(item, new ItemSheetV2({ document: item }));
+  return itemSheets.get(item);
+}
+
+export class ItemSheetV2 {
+  constructor({ document } = {}) {
+    this.document = document;
+    this.element = null;
+    this.rendered = false;
+    this.tabGroups = { primary: "description" };
+    this._offset = (opened++ % 5) * 28;
+    Hooks.on("updateItem", (doc) => {
+      if (this.rendered && doc === this.document) this.render();
+    });
+    Hooks.on("deleteItem", (doc) => {
+      if (this.rendered && doc === this.document) this.close();
+    });
+  }
+  get item() {
+    return this.document;
+  }
+  get id() {
+    return `item-sheet-${String(this.document.uuid).replace(/\./g, "-")}`;
+  }
+  get title() {
+    return this.document.name;
+  }
+  get isEditable() {
+    return Boolean(this.document.isOwner) && !this.document.pack;
+  }
+
+  _html() {
+    const item = this.document;
+    const tab = (id, label) => `<a class="item${this.tabGroups.primary === id ? " active" : ""}" data-action="tab" data-tab="${id}" data-group="primary">${label}</a>`;
+    const section = (id, inner) => `<div class="tab${this.tabGroups.primary === id ? " active" : ""}" data-tab="${id}" data-group="primary">${inner}</div>`;
+    const where = item.pack ? `Compendium ${item.pack}` : item.parent ? item.parent.name : "World";
+    return `<header class="window-header"><img class="profile" src="${escapeHTML(item.img ?? "")}" alt="">
+        <h1 class="window-title">${escapeHTML(item.name)}</h1>
+        <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
+      <div class="window-content">
+        <nav class="sheet-tabs tabs" data-group="primary">${tab("description", "Description")}${tab("details", "Details")}</nav>
+        <section class="sheet-body">
+          ${section("description", `<p class="description">${escapeHTML(item.name)}</p>`)}
+          ${section("details", `<dl class="details"><dt>Type</dt><dd>${escapeHTML(item.type ?? "")}</dd><dt>In</dt><dd>${escapeHTML(where)}</dd></dl>`)}
+        </section>
+      </div>`;
+  }
+
+  async render(_options = {}) {
+    let el = this.element;
+    const first = !el || !el.isConnected;
+    if (first) {
+      addItemStyle();
+      el = document.createElement("section");
+      el.className = "application sheet item-sheet";
+      el.id = this.id;
+      el.style.left = `${420 + this._offset}px`;
+      el.style.top = `${90 + this._offset}px`;
+      document.getElementById("dialogs").append(el);
+      this._listen(el);
+    }
+    el.style.zIndex = String(++zIndex);
+    el.innerHTML = this._html();
+    this.element = el;
+    this.rendered = true;
+    const context = { document: this.document, item: this.document, editable: this.isEditable };
+    for (const hook of ITEM_RENDER_HOOKS) Hooks.callAll(hook, this, el, context, { isFirstRender: first });
+    return this;
+  }
+
+  changeTab(tab, group = "primary") {
+    this.tabGroups[group] = tab;
+    for (const el of this.element.querySelectorAll(`[data-group="${group}"][data-tab]`)) {
+      el.classList.toggle("active", el.dataset.tab === tab);
+    }
+  }
+
+  async close() {
+    this.rendered = false;
+    this.element?.remove();
+    return this;
+  }
+
+  _listen(el) {
+    el.addEventListener("click", (ev) => {
+      const target = ev.target.closest("[data-action]");
+      if (!target || !el.contains(target)) return;
+      if (target.dataset.action === "close") this.close();
+      else if (target.dataset.action === "tab") this.changeTab(target.dataset.tab, target.dataset.group);
+    });
+    el.addEventListener("pointerdown", () => (el.style.zIndex = String(++zIndex)));
+    dragByHeader(el);
+  }
+}
+
+const ITEM_CSS = `
+section.item-sheet { position: fixed; width: 440px; max-height: 80vh; display: flex; flex-direction: column; background: #24262d; color: var(--text); border: 1px solid #555a66; border-radius: 10px; box-shadow: 0 16px 48px rgba(0,0,0,.6); }
+.item-sheet .window-header { display: flex; align-items: center; gap: 8px; padding: 8px 12px; background: #15161a; border-bottom: 1px solid var(--line); border-radius: 10px 10px 0 0; cursor: move; }
+.item-sheet .window-header .profile { width: 34px; height: 34px; border-radius: 6px; background: #0d0e10; }
+.item-sheet .window-title { flex: 1; margin: 0; font-size: 17px; }
+.item-sheet .header-control { background: none; border: 0; color: var(--muted); font-size: 16px; }
+.item-sheet .window-content { padding: 0 14px 12px; overflow-y: auto; }
+.item-sheet .sheet-tabs { display: flex; gap: 14px; border-bottom: 1px solid var(--line); margin-bottom: 10px; }
+.item-sheet .sheet-tabs .item { padding: 8px 2px; cursor: pointer; color: var(--muted); border-bottom: 2px solid transparent; }
+.item-sheet .sheet-tabs .item.active { color: var(--text); border-bottom-color: var(--accent); }
+.item-sheet .tab { display: none; }
+.item-sheet .tab.active { display: block; }
+.item-sheet .details { display: grid; grid-template-columns: 90px 1fr; gap: 4px 10px; margin: 0; font-size: 14px; }
+.item-sheet .details dd { margin: 0; }
+.item-sheet .form-group { display: flex; align-items: center; gap: 10px; margin: 4px 0; flex-wrap: wrap; }
+.item-sheet .form-group > label { flex: 0 0 42%; font-size: 14px; color: #cfcdc7; }
+.item-sheet .form-fields { flex: 1; display: flex; }
+.item-sheet button[data-firefight-action] { padding: 6px 10px; border-radius: 6px; border: 1px solid #9a4d0a; background: linear-gradient(#e8862b, #c9660f); color: #fff; font-weight: 600; }
+.item-sheet button.ff-icon { padding: 0 6px; background: none; border: 0; color: var(--muted); }
+`;
+
+function addItemStyle() {
+  if (document.getElementById("sandbox-item-sheet-style")) return;
+  const style = Object.assign(document.createElement("style"), { id: "sandbox-item-sheet-style", textContent: ITEM_CSS });
+  document.head.append(style);
 }

@@ -298,18 +298,31 @@ def _close(sheet: Any) -> None:
     sheet.wait_for(state="detached")
 
 
-# A duel weapon: an Item with flags.firefight.duel. Nothing in the example module ships one (no
-# Item pack) and neither the sandbox nor Firefight's sheet edits an item's flags, so the GM makes
-# it as a macro would, with Foundry's document API (world building, not what is tested here).
-GIVE_PISTOL_JS = """(name) => game.actors.getName(name).createEmbeddedDocuments('Item', [{
-    name: 'Duelling pistol', type: game.documentTypes.Item[0],
-    flags: {firefight: {duel: {category: 'weapon', damage: 6}}}}])"""
+RIFLE = "Cei-Rigotti rifle"
+
+
+def _make_duel_weapon(page: Any, actor: str, item: str, die: str) -> None:
+    """By hand: the item's sheet (double-click in the actor's Items tab), its Firefight tab,
+    Duel data added as a weapon, its damage die chosen and saved (the module ships no duel item)."""
+    sheet = open_sheet_from_directory(page, actor)
+    sheet.locator('nav [data-tab="items"]').click()
+    sheet.locator(".items-list .item", has_text=item).dblclick()
+    tab = page.locator("section.item-sheet", has_text=item).last
+    tab.locator("nav .firefight-tab").click()
+    tab.locator('[data-firefight-action="item-init"]').click()
+    tab.locator('[name="opt.damage"]').select_option(label=die)
+    tab.locator('[data-firefight-action="item-save"]').click()
+    page.wait_for_function("""([a, i]) => game.actors.getName(a).items
+        .find((x) => x.name.startsWith(i))?.flags.firefight.duel?.damage === 6""",
+                           arg=[actor, item])
+    for close in (tab, sheet):
+        _close(close)
 
 
 def test_the_duel_sheet_fields_come_from_its_schema(plugins: PluginTable) -> None:
     page = plugins.gm
     _engine_ready(page)
-    page.evaluate(GIVE_PISTOL_JS, RIFLEMAN)
+    _make_duel_weapon(page, RIFLEMAN, RIFLE, "d6")
     sheet = _duel_sheet(page, RIFLEMAN, {"skill": "5"})
     page.wait_for_function(f"() => ({DUEL_JS})({json.dumps(RIFLEMAN)})?.skill === 5")
     labels = sheet.locator(".firefight-sheet label").all_inner_texts()

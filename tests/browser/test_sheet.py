@@ -77,7 +77,7 @@ def test_sheet_has_a_firefight_tab_generated_from_the_stats_schema(ready_table: 
     error = tab.locator("[data-firefight-error]")
     error.wait_for()
     assert OFFICER in error.inner_text()
-    assert "marksmanship" in error.inner_text()
+    assert "Marksmanship" in error.inner_text()  # by its label
     assert (
         page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe.marksmanship", OFFICER)
         == 15
@@ -164,7 +164,7 @@ def test_bad_actor_data_is_reported_with_the_actor_named(ready_table: Any) -> No
         assert out is None
         note = page.locator(".notification.error").last
         note.wait_for()
-        assert f"{OFFICER} (target.stats.hp_max)" in note.inner_text()
+        assert f"{OFFICER} — Maximum hit points" in note.inner_text()  # the field by its label
         # The sheet says so too; the table keeps running.
         sheet = _open_sheet(ready_table, OFFICER)
         sheet.locator("nav .firefight-tab").click()

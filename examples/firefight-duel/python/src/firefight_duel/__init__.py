@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight import Action, Ruleset
 from firefight_duel import attack
-from firefight_duel.models import DuelAttack, DuelOptions, DuelSettings, DuelStats
+from firefight_duel.models import DuelAttack, DuelOptions, DuelSettings, DuelStats, DuelWeapon
 
 
 class Duel(Ruleset):
@@ -20,6 +22,8 @@ class Duel(Ruleset):
                       odds_label_key="FIREFIGHT.duel.odds.hit"),)
     settings_model = DuelSettings
     stats_model = DuelStats
+    # The item sheet's Firefight tab edits a weapon's flags.firefight.duel with this model.
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {"weapon": DuelWeapon}
     card_template = "duel/card.html.j2"  # templates/card.html.j2 of this package
     killed_states = frozenset({"dead"})
     incapacitated_states = frozenset({"dead", "unconscious"})

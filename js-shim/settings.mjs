@@ -32,6 +32,11 @@ export function registerCoreSettings() {
     name: "FIREFIGHT.ui.settings.gmRollsShots.name", hint: "FIREFIGHT.ui.settings.gmRollsShots.hint",
     scope: "world", config: true, type: Boolean, default: false,
   });
+  // Rounds fired come off a weapon's magazine (flags.firefight.ammo; ammo.mjs).
+  reg("ammunition", {
+    name: "FIREFIGHT.ui.settings.ammunition.name", hint: "FIREFIGHT.ui.settings.ammunition.hint",
+    scope: "world", config: true, type: Boolean, default: true,
+  });
   reg("debug", {
     name: "FIREFIGHT.ui.settings.debug.name", hint: "FIREFIGHT.ui.settings.debug.hint",
     scope: "client", config: true, type: Boolean, default: false,

@@ -1,15 +1,17 @@
 // The shot: tokens -> dialog (weapon, options, live odds) -> resolve -> ChatMessage.
 import { MODULE_ID, ENTROPY_START, ENTROPY_MAX } from "./config.mjs";
 import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken, tokenAddress } from "./request.mjs";
-import { rollDataFromResult } from "./dice.mjs";
+import { rollDataFromResult, EntropyStream } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, choicesUnder, oddsBreakdown, percentText } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
-import { t } from "./i18n.mjs";
+import { t, fieldErrorsText, errorText, numberText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres, gmRollsShots } from "./settings.mjs";
 import { Refusal, ask } from "./relay.mjs";
 import { currentRuleset, houseRules, tableFeatures } from "./catalog.mjs";
 import { worldTables } from "./features.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
+import { checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
+import { placeButton, placeAndAct, severalTargets, severalTargetsError } from "./template.mjs";
 
 export { currentRuleset };
 
@@ -40,14 +42,17 @@ function autoOptions(ctx) {
  */
 export function reportError(err, request = null) {
   console.error("Firefight |", err);
-  let text = err?.message ?? String(err);
+  let text = errorText(err);
   if (err instanceof EngineError && err.fields?.length) {
-    const named = (field) => {
+    // The engine labels the field (`label_key`); a side's field also names its actor.
+    const who = (field) => {
       const side = String(field).split(".")[0];
-      const who = side === "attacker" || side === "target" ? request?.[side]?.name : null;
-      return who ? `${who} (${field})` : field;
+      return side === "attacker" || side === "target" ? request?.[side]?.name : null;
     };
-    text += ": " + err.fields.map((f) => `${named(f.field)} — ${f.reason}`).join("; ");
+    text += ": " + err.fields.map((f) => {
+      const one = fieldErrorsText({ fields: [f] });
+      return who(f.field) ? `${who(f.field)} — ${one}` : one;
+    }).join("; ");
   }
   ui.notifications?.error(`Firefight: ${text}`);
 }
@@ -88,10 +93,11 @@ export function actionTables(ruleset, action) {
   return Object.keys(tables).length ? { [spec.field]: tables } : {};
 }
 
-/** resolve with VTT entropy; grow the list while the engine reports it ran out. */
+/** resolve with VTT entropy; top the list up (never redrawn: dice.mjs) while the engine reports it ran out. */
 export async function resolveWithEntropy(engine, request, random = () => CONFIG.Dice.randomUniform()) {
+  const stream = new EntropyStream(random);
   for (let n = ENTROPY_START; ; n *= 4) {
-    const entropy = Array.from({ length: n }, random);
+    const entropy = stream.take(n);
     try {
       return await engine.call("resolve", { request, entropy, lang: cardLanguage() });
     } catch (err) {
@@ -102,14 +108,16 @@ export async function resolveWithEntropy(engine, request, random = () => CONFIG.
 
 function pickTokens({ attacker, target }) {
   const a = attacker ?? canvas.tokens.controlled[0];
-  const b = target ?? [...game.user.targets].find((t) => t !== a && t.id !== a?.id) ?? [...game.user.targets][0];
+  // Every targeted token but the shooter (several only where the ruleset allows: template.mjs).
+  const targets = target ? [target] : [...game.user.targets].filter((t) => t !== a && t.id !== a?.id);
+  const b = targets[0] ?? [...game.user.targets][0];
   if (!a) throw new Error(t("FIREFIGHT.ui.error.noAttacker", "Select your token first."));
   if (!b) throw new Error(t("FIREFIGHT.ui.error.noTarget", "Target a token first."));
   if (a === b || (a.id && a.id === b.id)) throw new Error(t("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
   // A player shoots only with a token they own: refused here, before anything is rolled (the GM
   // relay refuses to apply such a shot too).
   if (!ownsToken(a)) throw new Error(t("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: a.name ?? "?" }));
-  return { a, b };
+  return { a, b, targets: targets.length ? targets : [b] };
 }
 
 /** The headline chance in the client's language; the exact fraction goes in a tooltip (issue 16: no raw fractions). */
@@ -195,7 +203,9 @@ export function showOdds(root, odds, err = null) {
     out.hidden = false;
     out.querySelector("[data-odds-value]").textContent = "—";
     out.querySelector("[data-odds-value]").removeAttribute("title");
-    out.querySelector("[data-odds-detail]").textContent = err?.message ?? String(err);
+    // The fields at fault by the dialog's own labels, in the client's language.
+    const labelOf = (path) => root.querySelector?.(`.form-group[data-field="${CSS.escape(path)}"] label`)?.textContent ?? "";
+    out.querySelector("[data-odds-detail]").textContent = fieldErrorsText(err, labelOf) || errorText(err);
     out.classList.add("error");
     if (outcomes) outcomes.innerHTML = "";
     if (why) why.innerHTML = "";
@@ -214,7 +224,7 @@ export function showOdds(root, odds, err = null) {
   out.dataset.probability = String(odds.probability);
   out.classList.remove("error");
   const parts = oddsBreakdown(odds, {
-    format: (k, p) => (p ? game.i18n.format(k, p) : game.i18n.localize(k)),
+    format: (k, p) => t(k, k, p),
     lang: cardLanguage(),
     labels: {
       outcome: t("FIREFIGHT.ui.dialog.outcome", "Outcome"), chance: t("FIREFIGHT.ui.dialog.chance", "Chance"),
@@ -229,15 +239,16 @@ export function showOdds(root, odds, err = null) {
   root.querySelector("[data-odds-why]")?.toggleAttribute("hidden", !parts.why);
 }
 
-function dialogContent({ a, b, range, weapons, fields, values, house }) {
+function dialogContent({ a, b, targets = [b], range, weapons, fields, values, house }) {
   const weaponOpts = weapons.map((w, i) => `<option value="${i}">${escapeHTML(w.name)}</option>`).join("");
   return `<div class="firefight-shot">
-  <p class="ff-matchup"><strong>${escapeHTML(a.name)}</strong> → <strong>${escapeHTML(b.name)}</strong>
-    <span class="ff-range">${escapeHTML(range.value)} ${escapeHTML(range.units)}</span></p>
+  <p class="ff-matchup"><strong>${escapeHTML(a.name)}</strong> → ${targets.map((tk) => `<strong data-target="${escapeHTML(tk.id)}">${escapeHTML(tk.name)}</strong>`).join(", ")}
+    <span class="ff-range">${escapeHTML(numberText(Math.round(range.value * 10) / 10, cardLanguage()))} ${escapeHTML(range.units)}</span></p>
   <div class="ff-shot-columns">
   <div class="ff-shot-options">
   <div class="form-group" data-field="weapon"><label for="firefight-weapon">${escapeHTML(t("FIREFIGHT.ui.dialog.weapon", "Weapon"))}</label>
     <div class="form-fields"><select id="firefight-weapon" name="weapon">${weaponOpts}</select></div></div>
+  <div class="form-group ff-ammo" data-firefight-ammo hidden></div>
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   </div>
@@ -271,10 +282,12 @@ async function shotDialog(engine, ctx) {
     classes: ["firefight-dialog"],
     // Options beside their outcome: both stay in view in a 1280x720 window (issue 16).
     position: { width: 760 },
-    content: dialogContent({ a, b, range, weapons, fields, values, house }),
+    content: dialogContent({ a, b, targets: ctx.targets, range, weapons, fields, values, house }),
     buttons: [
       { action: "fire", label: t("FIREFIGHT.ui.dialog.fire", "Fire"), icon: "fa-solid fa-crosshairs", default: true,
         callback: (event, button) => read(button.form) },
+      // Area fire at an area placed by hand, where the ruleset has it (template.mjs).
+      ...[placeButton(ruleset, "attack", read)].filter(Boolean),
       { action: "cancel", label: t("FIREFIGHT.ui.dialog.cancel", "Cancel"), icon: "fa-solid fa-xmark" },
     ],
     render: (event, dialog) => {
@@ -282,11 +295,16 @@ async function shotDialog(engine, ctx) {
       const root = dialog?.element ?? event?.target?.element;
       const form = root?.querySelector("form") ?? root;
       if (!form) return;
-      liveOdds(form, () => {
+      // The chosen weapon's magazine, with the rounds each odds reply says the shot fires.
+      let showAmmo = () => {};
+      const refresh = liveOdds(form, async () => {
         const { weaponItem, options, house: chosen } = read(form);
         const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
-        return engine.call("odds", { request });
+        const odds = await engine.call("odds", { request });
+        showAmmo(roundsOf(odds));
+        return odds;
       });
+      showAmmo = wireAmmo(form, () => read(form).weaponItem, () => refresh());
     },
     rejectClose: false,
   });
@@ -359,9 +377,16 @@ export async function rollForPlayer(engine, applier, payload, sender) {
   const house = houseRequest(rules, payload.house ?? {}, houseSettings);
   const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options,
     settings: rulesetSettings(ruleset), house, tables: actionTables(ruleset, "attack") });
+  // The rounds from the request built here, never the player's word (ammo.mjs).
+  try {
+    await checkRounds(engine, request, weaponItem);
+  } catch (err) {
+    throw refuse(err.code ?? "no_ammo", err.message);
+  }
   const reply = await resolveWithEntropy(engine, request);
   const rollMode = ROLL_MODES.has(payload.rollMode) ? payload.rollMode : null;
   const message = await postCard(reply, request, a, { rolledFor: sender.id, rollMode });
+  await spendRounds(weaponItem, reply.result);
   return { messageId: message?.id ?? null };
 }
 
@@ -413,7 +438,12 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
   const release = () => { if (mark && openShot === mark) openShot = null; };
   try {
     const ruleset = currentRuleset();
-    const { a, b } = pickTokens({ attacker, target });
+    const { a, b, targets } = pickTokens({ attacker, target });
+    // Several targeted tokens: only where the ruleset declares it (features.multiTarget), else
+    // refused naming them (issue 16), never the first one silently.
+    const several = tableFeatures(ruleset).multiTarget;
+    const check = severalTargets(several, a.center, targets.map((tk) => tk.center));
+    if (!check.ok) throw new Error(severalTargetsError(check, targets.map((tk) => tk.name)));
     if (!rulesetData(a.actor, ruleset)) throw new Error(t("FIREFIGHT.ui.error.noStats", "{name} has no Firefight stats.", { name: a.name }));
     const weapons = weaponsOf(a.actor, ruleset);
     if (!weapons.length) throw new Error(t("FIREFIGHT.ui.error.noWeapon", "{name} carries no weapon.", { name: a.name }));
@@ -431,27 +461,67 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
     const tables = actionTables(ruleset, "attack");
     let choice;
     if (dialog) {
-      choice = await shotDialog(engine, { ruleset, a, b, range, weapons, fields, settings, tables, auto: autoValues, house, mark });
+      choice = await shotDialog(engine, { ruleset, a, b, targets, range, weapons, fields, settings, tables, auto: autoValues, house, mark });
       release();
       if (!choice) return null;
+      if (choice.place) return await placeAndAct(ruleset, "attack", { actor: a, weapon: choice.weaponItem?.id, values: {}, dialog: true });
     } else {
       const weaponItem = (weapon && weapons.find((w) => w.id === weapon || w.name === weapon)) ?? weapons[0];
       const chosen = houseOptions(defaultValues(house.fields), rules);
       for (const [id, opts] of Object.entries(houseChoice ?? {})) if (id in chosen) Object.assign(chosen[id], opts);
       choice = { weaponItem, options: { ...defaultValues(fields), ...autoValues, ...(options ?? {}) }, house: houseRequest(rules, chosen, houseSettings) };
     }
-    request = buildRequest({ ruleset, attackerToken: a, targetToken: b, ...choice, range, settings, tables });
+    // One request per target, each at its own range (and its own scene options: facing ...).
+    const requests = targets.map((tk) => buildRequest({ ruleset, attackerToken: a, targetToken: tk, ...choice,
+      options: tk === b ? choice.options : { ...choice.options, ...sceneValues(a, tk, autoValues, choice.options) },
+      range: tk === b ? range : measureRange(a, tk), settings, tables }));
+    request = requests[0];
+    if (targets.length > 1) {
+      const shots = requests[0].options?.[several.shots] ?? 1;
+      const total = severalTargets(several, a.center, targets.map((tk) => tk.center), { shots, budget: requests[0].weapon?.[several.budget] ?? null });
+      if (!total.ok) throw new Error(severalTargetsError(total, targets.map((tk) => tk.name)));
+    }
+    let message = null;
+    for (const [i, tk] of targets.entries()) message = await shootAt(engine, { ruleset, a, b: tk, request: requests[i], choice });
+    return message;
+  } catch (err) {
+    reportError(err, request);
+    return null;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The scene's options for another target of the same shot (facing ...): those the dialog left as
+ * the scene filled them for the first target, measured again for this one.
+ */
+function sceneValues(a, tk, autoValues, chosen) {
+  const out = {};
+  const fresh = autoOptions({ ruleset: currentRuleset(), a, b: tk });
+  for (const [k, v] of Object.entries(autoValues)) if (chosen?.[k] === v && k in fresh) out[k] = fresh[k];
+  return out;
+}
+
+/** One target's shot: the hooks, the roll (here or by the GM's client), its card and listeners. */
+async function shootAt(engine, { ruleset, a, b, request: built, choice }) {
+  let request = built;
+  try {
     const gmRolls = !game.user?.isGM && gmRollsShots();
     if (!preRequest(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: choice.weaponItem, gmRolls })) return null;
     let message;
+    // A magazine short of the rounds this shot fires: refused before anything is rolled.
+    await checkRounds(engine, request, choice.weaponItem);
     if (gmRolls) {
-      // The world wants dice a player's client cannot choose: the active GM's client rolls.
+      // The world wants dice a player's client cannot choose: the active GM's client rolls (and
+      // takes the rounds off).
       message = await shootThroughGM(a, b, request);
       request = message.flags?.[MODULE_ID]?.request ?? null;
     } else {
       const reply = await resolveWithEntropy(engine, request);
       if (game.settings.get(MODULE_ID, "debug")) console.debug("Firefight |", { request, reply });
       message = await postCard(reply, request, a);
+      await spendRounds(choice.weaponItem, reply.result);
     }
     const result = message?.flags?.[MODULE_ID]?.result ?? null;
     announceResult(message);
@@ -466,7 +536,5 @@ export async function shoot(engine, { attacker, target, weapon, options, house: 
   } catch (err) {
     reportError(err, request);
     return null;
-  } finally {
-    release();
   }
 }

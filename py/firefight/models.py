@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 # Scene units the shim may send, in metres (soe works in metres; other rulesets convert).
 UNIT_METRES: dict[str, float] = {
@@ -45,6 +45,11 @@ class OptionLabels:
         keys = [f"{self.prefix}.opt.{key}.choices.{v}" for v in values]
         return self.label(key, **{"x-enum-label-keys": keys})
 
+    def stat_choices(self, key: str, values: tuple[str, ...]) -> dict[str, Any]:
+        """An actor-data field's choices on the sheet: ``<prefix>.statChoice.<field>.<value>``
+        (the field's own label is ``<prefix>.stat.<field>``, ``registry.labelled``)."""
+        return {"x-enum-label-keys": [f"{self.prefix}.statChoice.{key}.{v}" for v in values]}
+
 
 class Strict(BaseModel):
     """Requests reject unknown fields, so a typo is reported instead of silently ignored."""
@@ -61,6 +66,24 @@ class Frozen(BaseModel):
 MAX_RANGE_M = 50_000.0
 # Ids of actors, tokens (or their UUIDs), items and combatants.
 ID_MAX = 200
+
+
+# Rounds a weapon's magazine may hold (soe counts up to 10 000 projectiles in one action).
+AMMO_MAX = 10_000
+
+
+class Ammo(Strict):
+    """A weapon item's ammunition (``flags.firefight.ammo``), tracked by the table: the rounds
+    its magazine holds and the rounds loaded now. A weapon without it is not tracked."""
+
+    capacity: int = Field(ge=1, le=AMMO_MAX, description="rounds a full magazine holds")
+    loaded: int = Field(ge=0, le=AMMO_MAX, description="rounds in the magazine now")
+
+    @model_validator(mode="after")
+    def _fits(self) -> Ammo:
+        if self.loaded > self.capacity:
+            raise ValueError(f"loaded ({self.loaded}) is more than the capacity ({self.capacity})")
+        return self
 
 
 class HouseChoice(Strict):

@@ -11,11 +11,12 @@ plugin that fails to load is recorded in ``plugin_status()``, never raised: the 
 from __future__ import annotations
 
 import importlib
+import marshal
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -24,11 +25,20 @@ from firefight.dice import Roller
 from firefight.effects import apply_effects
 from firefight.errors import FirefightError, validation_error
 from firefight.models import ActionRequest, Resolution
-from firefight.record import Recorder, dump_request
+from firefight.record import Recorder, dump_request, forget_once
 from firefight.resources import TEMPLATE_DIRS, package_dir
 
 # Odds keys a result keeps for its card (the rest is the dialog's).
 SHOWN_ODDS = ("probability", "exact", "net_modifier", "injury_probability", "label_key")
+# A die's face for the balance lab: ``face(faces)`` (the ``DiceSource.face`` of a fair die).
+Face = Callable[[int], int]
+# What the lab counts of one engagement (``firefight.sim.tally``): the outcome's ``hit`` and
+# state fields (``sim.STATE_FIELDS``) as (field, value) pairs, and each effect as (kind, its
+# value when a string, else None).
+Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ...]]
+# Where an action that fires rounds says how many: its odds (before the dice) and its result's
+# outcome. The table takes them off the weapon's magazine (``flags.firefight.ammo``).
+ROUNDS_FIRED = "rounds_fired"
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,15 @@ class Action:
     # Whether a request's card shows its odds at all (None: always); e.g. not when the referee
     # decided the hit and nothing was rolled for it.
     odds_on_card: Callable[[Any], bool] | None = None
+    # Rounds a request fires from the weapon's magazine (None: the action fires none).
+    rounds: Callable[[Any], int] | None = None
+    # The balance lab's fast path (``firefight.sim``; None: every engagement is a full resolve):
+    # ``engage(request)`` does the request's own work once and returns ``run(face)``, which plays
+    # one engagement with dice from ``face(faces)`` and returns what the lab counts of what
+    # ``resolve`` would record with those faces, or None for a request it does not cover. It
+    # reuses the resolver's rule functions; tests/engine/test_sim_engage.py checks it against
+    # ``resolve`` face by face.
+    engage: Callable[[Any], Callable[[Face], Engagement] | None] | None = None
 
 
 class Ruleset:
@@ -67,6 +86,9 @@ class Ruleset:
     features: ClassVar[dict[str, Any]] = {}
     # Steps a house rule may add modifiers to: step id -> the rule it follows.
     house_steps: ClassVar[dict[str, str]] = {}
+    # The item data the ruleset keeps in an item's ``flags.firefight.<id>``, by its ``category``
+    # ("weapon", "armor"): the item sheet's Firefight tab is a form of it (``item_schema``).
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {}
 
     # --- the actions -------------------------------------------------------------------------
 
@@ -89,7 +111,7 @@ class Ruleset:
         try:
             model = act.request.model_validate(data)
         except ValidationError as exc:
-            raise validation_error(exc, self.id) from None
+            raise validation_error(exc, self.id, ruleset=self.id) from None
         house.validate(self.id, act.name, getattr(model, "house", None) or {})
         return model
 
@@ -99,14 +121,20 @@ class Ruleset:
         return rec.resolution(request, action=act.name, odds=shown,
                               template=self.card_template, dumped=dumped)
 
-    def _run(self, request: Any, roller: Roller
+    def _run(self, request: Any, roller: Roller, parsed: Parsed | None = None
              ) -> tuple[Action, Recorder, dict[str, Any], dict[str, Any]]:
-        """The action resolved into a recorder, the dumped request, and the card's odds."""
+        """The action resolved into a recorder, the dumped request, and the card's odds.
+        ``parsed``: the request's entry in the parse cache (``parse_cached``): its JSON keys
+        the odds and the work done once per request (``Recorder.once``)."""
         act = self.action(request.action)
-        rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id)
+        rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id,
+                       request_key=None if parsed is None else parsed.json)
         act.resolve(request, rec)
-        dumped = dump_request(request)
-        odds = self.cached_odds(request) if act.odds else {}
+        if act.rounds is not None:
+            rec.outcome[ROUNDS_FIRED] = act.rounds(request)
+        dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
+        odds = self.cached_odds(request, json=None if parsed is None else parsed.json
+                                ) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
         if act.odds_on_card is not None and not act.odds_on_card(request):
             shown = {}
@@ -117,17 +145,22 @@ class Ruleset:
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
         act = self.action(request.action)
-        return act.odds(request) if act.odds else {}
+        found = act.odds(request) if act.odds else {}
+        if act.rounds is not None:  # known before the dice: a shot short of rounds is refused
+            found = {**found, ROUNDS_FIRED: act.rounds(request)}
+        return found
 
     def cached_odds(self, request: BaseModel,
-                    compute: Callable[[Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+                    compute: Callable[[Any], dict[str, Any]] | None = None, *,
+                    json: str | None = None) -> dict[str, Any]:
         """``odds`` (or ``compute``) of a validated request, computed once per distinct request
         and kept in a bounded cache (issue 17: odds were recomputed inside every resolve).
-        Odds depend on nothing but the request, so the key is the request itself. The dict is
-        shared: read it, never change it (``firefight.odds`` hands out a copy)."""
+        Odds depend on nothing but the request, so the key is the request itself (``json``:
+        its ``model_dump_json()`` when the caller has it). The dict is shared: read it, never
+        change it (``firefight.odds`` hands out a copy)."""
         fn = compute or self.odds
         key = (self.id, getattr(fn, "__qualname__", repr(fn)), type(request),
-               request.model_dump_json())
+               request.model_dump_json() if json is None else json)
         found = _ODDS_CACHE.get(key)
         if found is not None:
             _ODDS_CACHE.move_to_end(key)
@@ -143,6 +176,26 @@ class Ruleset:
         if self.stats_model is None:
             raise FirefightError(f"ruleset {self.id!r} keeps no actor data", code="no_stats_model")
         return apply_effects(self.stats_model, stats, effects)
+
+    def validate_item(self, data: object) -> dict[str, Any]:
+        """An item's ``flags.firefight.<id>`` checked by its category's model: the data to
+        store (the item's name and id are the document's own, never stored here)."""
+        if not isinstance(data, dict):
+            raise FirefightError("item data must be an object",
+                                 fields=[("item", "expected an object")])
+        model = self.item_models.get(data.get("category"))  # type: ignore[arg-type]
+        if model is None:
+            cats = ", ".join(self.item_models) or "none"
+            what = str(data.get("category"))[:40]
+            raise FirefightError(f"{self.id} has no item category {what!r}",
+                                 fields=[("category", f"one of: {cats}")])
+        try:
+            item = model.model_validate(data)
+        except ValidationError as exc:
+            raise validation_error(exc, f"{self.id} {data['category']}") from None
+        dumped: dict[str, Any] = item.model_dump(mode="json", by_alias=True,
+                                                 exclude=set(ITEM_OWN_FIELDS))
+        return dumped
 
     # --- what the table learns --------------------------------------------------------------
 
@@ -165,15 +218,18 @@ class Ruleset:
             if stats else None,
             "features": self.features,
             "house_steps": self.house_steps,
+            "items": {cat: item_schema(self.id, model) for cat, model in self.item_models.items()},
         }
 
 
-def resolve_dict(ruleset: Ruleset, request: Any, roller: Roller) -> dict[str, Any]:
+def resolve_dict(ruleset: Ruleset, request: Any, roller: Roller,
+                 parsed: Parsed | None = None) -> dict[str, Any]:
     """``ruleset.resolve(request, roller).model_dump(mode="json")``, without building the
-    Resolution when the ruleset keeps the core's ``resolve`` (``Recorder.result``)."""
+    Resolution when the ruleset keeps the core's ``resolve`` (``Recorder.result``).
+    ``parsed``: the request's entry in the parse cache, when it came from there."""
     if type(ruleset).resolve is not Ruleset.resolve:  # a plugin's own resolve: honour it
         return ruleset.resolve(request, roller).model_dump(mode="json")
-    act, rec, dumped, shown = ruleset._run(request, roller)
+    act, rec, dumped, shown = ruleset._run(request, roller, parsed)
     return rec.result(request, action=act.name, odds=shown, template=ruleset.card_template,
                       dumped=dumped)
 
@@ -185,14 +241,92 @@ def labelled(ruleset_id: str, schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# An item model's fields that the item document itself holds (its name and id).
+ITEM_OWN_FIELDS = ("name", "item_id")
+
+
+def item_schema(ruleset_id: str, model: type[BaseModel]) -> dict[str, Any]:
+    """An item category's form: its model's schema without the document's own fields, every
+    field labelled ``FIREFIGHT.<ruleset>.item.<field>.label`` and its choices
+    ``….item.<field>.choices.<value>`` (a list of choices: its entries')."""
+    schema = model.model_json_schema(by_alias=True)
+    props = schema.get("properties", {})
+    for name in (*ITEM_OWN_FIELDS, "category"):  # the category is chosen when data is added
+        props.pop(name, None)
+    schema["required"] = [r for r in schema.get("required", []) if r in props]
+    defs = schema.get("$defs", {})
+
+    def enum_of(node: dict[str, Any]) -> list[Any] | None:
+        if "$ref" in node:
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+        for alt in node.get("anyOf", []):
+            found = enum_of(alt)
+            if found:
+                return found
+        return node.get("enum")
+
+    for name, prop in props.items():
+        key = f"FIREFIGHT.{ruleset_id}.item.{name}"
+        prop.setdefault("x-label-key", f"{key}.label")
+        holder = prop["items"] if prop.get("type") == "array" and "items" in prop else prop
+        values = enum_of(holder)
+        if values and "x-enum-label-keys" not in holder:
+            holder["x-enum-label-keys"] = [f"{key}.choices.{v}" for v in values]
+    return schema
+
+
 _RULESETS: dict[str, Ruleset] = {}
 # Distinct requests whose odds are kept (a table's open dialogs and a balance-lab run fit).
 ODDS_CACHE_SIZE = 512
 _ODDS_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
 
+# Requests a table sends again and again (the same shot, its odds then its roll): each
+# distinct one is validated once (issue 17). The key is the request written by ``marshal``
+# (version 2: no references, so equal data is equal bytes), which keeps what JSON would blur
+# (the key 1 and "1", True and 1 and 1.0, a list and a tuple) and refuses anything but plain
+# data (a subclass, a Fraction): such a request is validated every time. Resolvers never change
+# a request.
+PARSE_CACHE_SIZE = 512
+
+
+class Parsed(NamedTuple):
+    ruleset: Ruleset
+    model: BaseModel
+    json: str  # ``model.model_dump_json()``: the key of its odds and of ``Recorder.once``
+
+
+_PARSE_CACHE: OrderedDict[bytes, Parsed] = OrderedDict()
+
+
+def parse_cached(request: dict[str, Any]) -> Parsed:
+    """``get(request["ruleset"]).parse(request)`` of a plain-data request, once per distinct
+    one (bounded, least recently used out)."""
+    try:
+        key: bytes | None = marshal.dumps(request, 2)
+    except (ValueError, RecursionError):  # not plain data, or nested too deep: no key
+        key = None
+    if key is not None:
+        found = _PARSE_CACHE.get(key)
+        if found is not None:
+            _PARSE_CACHE.move_to_end(key)
+            return found
+    ruleset = get(request.get("ruleset"))
+    model = ruleset.parse(request)
+    made = Parsed(ruleset, model, model.model_dump_json())
+    if key is not None:
+        _PARSE_CACHE[key] = made
+        if len(_PARSE_CACHE) > PARSE_CACHE_SIZE:
+            _PARSE_CACHE.popitem(last=False)
+    return made
+
+
 def clear_odds_cache(*_: object) -> None:
+    """Forget every request's odds, every parsed request and the work ``Recorder.once``
+    kept (a house rule or a ruleset registered since may validate or count it otherwise)."""
     _ODDS_CACHE.clear()
+    _PARSE_CACHE.clear()
+    forget_once()
 
 
 def _house_registered(rule: house.HouseRule | None) -> None:
@@ -226,7 +360,7 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
     if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
         raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
     _RULESETS[ruleset.id] = ruleset
-    _ODDS_CACHE.clear()  # a replaced ruleset's odds are not the new one's
+    clear_odds_cache()  # a replaced ruleset's odds are not the new one's
     folder = package_dir(ruleset, "lang")
     if folder is not None:
         i18n.add_source(folder)
@@ -239,7 +373,7 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
 def unregister(ruleset_id: str) -> None:
     _RULESETS.pop(ruleset_id, None)
     TEMPLATE_DIRS.pop(ruleset_id, None)
-    _ODDS_CACHE.clear()
+    clear_odds_cache()
 
 
 # --- plugins -------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.percentile import odds, small_arms
 from firefight.rulesets.percentile.models import (
@@ -18,6 +20,7 @@ from firefight.rulesets.percentile.models import (
     PercentileOptions,
     PercentileSettings,
     PercentileStats,
+    PercentileWeapon,
 )
 
 
@@ -28,10 +31,15 @@ class Percentile(Ruleset):
         Action("attack", request=PercentileAttackRequest, resolve=small_arms.resolve_attack,
                odds=odds.attack_odds, options=PercentileOptions,
                shown_odds=("probability", "exact", "chance", "net_modifier",
-                           "any_hit_probability", "kill_probability", "death_probability")),
+                           "any_hit_probability", "kill_probability", "death_probability"),
+               # "The number of rounds being fired must be specified before firing or the
+               # entire clip or magazine capacity is assumed to be fired" (percentile Small Arms)
+               rounds=lambda request: small_arms.fire_plan(request).rounds_fired,
+               engage=small_arms.engage_attack),
     )
     settings_model = PercentileSettings
     stats_model = PercentileStats
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {"weapon": PercentileWeapon}
     # Table-side actions offered in the actions menu: "sight_in" counts the consecutive chances
     # spent sighting in (the shot's ``options.sighting_turns``), per shooter and target, and
     # stops counting at ``max``: the request's own bound (issue 15: the table counted on past it

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.shock import activation, damage, mission, to_hit, wounds
 from firefight.rulesets.shock.models import (
@@ -43,6 +45,7 @@ from firefight.rulesets.shock.models import (
     ShockSettings,
     ShockStats,
     ShockUnit,
+    ShockWeapon,
     TreatOptions,
     TreatRequest,
 )
@@ -77,7 +80,9 @@ class Shock(Ruleset):
                                                  "incapacitate_probability"),
                # The referee decided the hit: no chance to hit on the card (the dialog's
                # odds still say 1 or 0).
-               odds_on_card=to_hit.rolls),
+               odds_on_card=to_hit.rolls,
+               # One round an attack: the draft text has no rate of fire (docs/rules-notes.md).
+               rounds=lambda request: 1),
         # Their odds are the dialog's; their cards show none.
         Action(activation.SETTLE, request=EndOfTurnRequest, resolve=wounds.end_of_turn,
                odds=wounds.end_of_turn_odds, options=NoOptions, shown_odds=()),
@@ -95,6 +100,9 @@ class Shock(Ruleset):
     )
     settings_model = ShockSettings
     stats_model = ShockStats
+    # Worn armor ("cover" is the dialog's, never an item's).
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {
+        "weapon": ShockWeapon, "armor": ShockProtection}
     # shock SHOCK: a unit in shock is incapacitated (and the dead are dead).
     incapacitated_states = frozenset(STATES) - wounds.IN_THE_FIGHT
     # Combat by chit pull (shock Unit Activation), run by the table's combat tracker; the

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.soe import (
     actor,
@@ -24,8 +26,10 @@ from firefight.rulesets.soe import (
     pretrauma,
     referee,
     task,
+    to_hit,
 )
 from firefight.rulesets.soe.models import (
+    SoeArmor,
     SoeAttackRequest,
     SoeCoverageOptions,
     SoeCoverageRequest,
@@ -42,13 +46,17 @@ from firefight.rulesets.soe.models import (
     SoeTaskOptions,
     SoeTaskRequest,
     SoeTraumaRequest,
+    SoeWeapon,
     SoeWeaponDamageOptions,
     SoeWeaponDamageRequest,
     SoeWillCheckRequest,
 )
 
+# soe Table 1 "# Projectiles", "firing multiple projectiles in one action": the magazine is
+# counted in projectiles (a shotgun's holds shells x pellets; docs/rules-notes.md).
 ATTACK = Action("attack", request=SoeAttackRequest, resolve=attack.resolve_attack,
-                odds=attack.attack_odds, options=SoeOptions)
+                odds=attack.attack_odds, options=SoeOptions, rounds=to_hit.shots,
+                engage=attack.engage_attack)
 WILL_CHECK = Action("will_check", request=SoeWillCheckRequest,
                     resolve=pretrauma.resolve_will_check, odds=pretrauma.will_check_odds)
 DELAYED_INJURY_CHECK = Action("delayed_injury_check", request=SoeDelayedInjuryRequest,
@@ -80,6 +88,7 @@ class StarsOfEmpire(Ruleset):
     actions = (ATTACK, WILL_CHECK, DELAYED_INJURY_CHECK, GENERAL_TRAUMA, TASK, *TOOLS)
     settings_model = SoeSettings
     stats_model = SoeStats
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {"weapon": SoeWeapon, "armor": SoeArmor}
     # soe Table 3: at 0 HP the character dies next turn, below 0 at once.
     incapacitated_states = frozenset({"dead", "dying"})
     features: ClassVar[dict[str, Any]] = {

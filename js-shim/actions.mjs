@@ -11,12 +11,18 @@ import { MODULE_ID } from "./config.mjs";
 import { combatant, weaponsOf, itemEntry, rulesetData, ownsToken, SELF_FIELDS } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef, choicesUnder } from "./form.mjs";
-import { t } from "./i18n.mjs";
+import { t, numberText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
-import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds } from "./shoot.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
 import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
+import { wallCoverForPath } from "./cover.mjs";
+import { ask, Refusal } from "./relay.mjs";
+import { facesOfRoll } from "./dice.mjs";
+import { actorFor, resultHash, tokenDocument } from "./apply.mjs";
+import { worldMismatch } from "./verify.mjs";
+import { placeButton, placeAndAct, placementFor } from "./template.mjs";
 
 // --- pure helpers ------------------------------------------------------------------------------
 
@@ -235,7 +241,7 @@ function dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figur
     <div class="form-fields"><select id="firefight-act-weapon" name="weapon">${weapons.map((w, i) => `<option value="${i}">${escapeHTML(w.name)}</option>`).join("")}</select></div></div>` : "";
   const placeChoices = plan.list?.place?.enum ?? [];
   const figureRows = (figures ?? []).map((f, i) => `<tr data-figure="${i}"><td>${escapeHTML(f.name)}</td>
-      <td class="ff-num">${f.distance_m !== undefined ? `${escapeHTML(f.distance_m)} m` : "—"}</td>
+      <td class="ff-num">${f.distance_m !== undefined ? `${escapeHTML(numberText(Math.round(f.distance_m * 10) / 10))} m` : "—"}</td>
       ${placeChoices.length ? `<td><select name="place.${i}">${placeChoices.map((p) => `<option value="${escapeHTML(p)}"${p === f.place ? " selected" : ""}>${escapeHTML(t(`FIREFIGHT.ui.actions.place.${p}`, p.replace(/_/g, " ")))}</option>`).join("")}</select></td>` : ""}${duckCell(plan, f, i)}</tr>`).join("");
   const table = figures?.length ? `<table class="ff-figures"><caption>${escapeHTML(t("FIREFIGHT.ui.actions.figures", "Figures"))}</caption>${figureRows}</table>` : "";
   return `<div class="firefight-action" data-ruleset="${escapeHTML(ruleset)}" data-action="${escapeHTML(action)}">
@@ -286,17 +292,23 @@ export async function act(engine, applier, action, opts = {}) {
       const from = opts.origin ?? ctx.self;
       figures = ctx.list.map((tok) => {
         const f = participant(tok, ruleset, plan.list.item, `${plan.list.name}[]`);
+        // No cover set on the token: a wall of the scene between it and the fire (cover.mjs).
+        if (from) Object.assign(f, wallCoverForPath(tok, from.center ?? from, ruleset, `${plan.list.name}[]`, f) ?? {});
         if (plan.list.distance && from) f.distance_m = metresTo(from, tok);
         if (plan.list.place) f.place = opts.places?.[tok.id] ?? plan.list.place.default ?? plan.list.place.enum?.[0];
         return f;
       });
-      if (figures.length < plan.list.min && !(opts.values?.[plan.list.name])) {
+      // An action that places its area (template.mjs) may open without figures: they are gathered there.
+      if (figures.length < plan.list.min && !(opts.values?.[plan.list.name]) && !(opts.dialog !== false && placementFor(features, action))) {
         throw new Error(t("FIREFIGHT.ui.actions.error.noTargets", "Target the figures first."));
       }
     }
     let weapons = [];
     if (plan.weapon) {
       weapons = ctx.self ? weaponsOf(ctx.self.actor, ruleset) : [];
+      // Only the weapons the action can use (`features.actionWeapons`: the field they must have).
+      const needs = features.actionWeapons?.[action];
+      if (needs) weapons = weapons.filter((w) => (rulesetData(w, ruleset) ?? {})[needs] != null);
       if (!weapons.length && plan.weapon.required && !opts.values?.weapon) {
         throw new Error(t("FIREFIGHT.ui.error.noWeapon", "{name} carries no weapon.", { name: ctx.self?.name ?? "?" }));
       }
@@ -358,12 +370,17 @@ export async function act(engine, applier, action, opts = {}) {
       if (rules.length) req.house = houseRequest(rules, houseOptions(choice.values, rules), houseSettings);
       return req;
     };
-    const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length > 1 || plan.list?.place);
+    const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length || plan.list?.place);
     if (needsDialog) {
       // The dialog's live odds (issue 15) ask for the request its choices make, unchecked.
       const odds = (c) => engine.call("odds", { request: complete(c, { check: false }) });
       chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds });
       if (!chosen) return null;
+      // "Place area" (template.mjs): the area is placed by hand, then the action is asked there.
+      if (chosen.place) return await placeAndAct(ruleset, action, { actor: ctx.self, weapon: chosen.weapon?.id, values: chosen.values });
+      if (figures && figures.length < plan.list.min && !(opts.values?.[plan.list.name])) {
+        throw new Error(t("FIREFIGHT.ui.actions.error.noTargets", "Target the figures first."));
+      }
     }
     request = complete(chosen);
     if (!preRequest(request, { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list })) return null;
@@ -372,7 +389,8 @@ export async function act(engine, applier, action, opts = {}) {
     const message = await postActionCard(reply, request, ctx.self ?? ctx.target, opts.flags);
     announceResult(message);
     const wantApply = opts.apply ?? game.settings.get(MODULE_ID, "autoApply");
-    if (message && wantApply && applier) await applier.request(message);
+    // A player's hidden result is the referee's to apply (its card went to the GMs).
+    if (message?.flags?.[MODULE_ID]?.result && wantApply && applier) await applier.request(message);
     Hooks.callAll("firefightAction", { ruleset, action, request, result: reply.result, message });
     return message;
   } catch (err) {
@@ -401,6 +419,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
     buttons: [
       { action: "go", label: t("FIREFIGHT.ui.actions.go", "Roll"), icon: "fa-solid fa-dice", default: true,
         callback: (event, button) => read(button.form) },
+      ...[placeButton(ruleset, action, read)].filter(Boolean),
       { action: "cancel", label: t("FIREFIGHT.ui.dialog.cancel", "Cancel"), icon: "fa-solid fa-xmark" },
     ],
     // Live odds of the action, as in the Shoot dialog (an action without odds hides the box).
@@ -460,8 +479,9 @@ export function runAction(engine, applier, action, opts = {}) {
 
 /**
  * Post an action's card. A hidden result posts the players' card (without the referee's dice,
- * without the result) and whispers the full card, dice and result to the GMs (blind, so the
- * author does not see it either); the whisper carries the result, so apply and undo use it.
+ * without the result) and whispers the full card, dice and result to the GMs, posted by a GM's
+ * client (a player's goes through the active GM: `postHiddenForPlayer`); the whisper carries the
+ * result, so apply and undo use it. Resolves the message this user may read.
  */
 export async function postActionCard(reply, request, speakerToken, extraFlags = {}) {
   const speaker = speakerOf(speakerToken);
@@ -484,13 +504,52 @@ export async function postActionCard(reply, request, speakerToken, extraFlags = 
     flags: { [MODULE_ID]: { hidden: true, action: reply.result?.action, ruleset: reply.result?.ruleset } },
   };
   if (CONFIG.sounds?.dice) publicData.sound = CONFIG.sounds.dice;
+  // A player never authors the referee's card: ChatMessage.create hands the created document,
+  // flags and all, back to its author, whisper or blind as it may be. The active GM posts it.
+  if (!game.user.isGM) {
+    const answer = await ask("hiddenCard", { request, result: reply.result, speaker, extra: extraFlags ?? {} });
+    if (!answer.ok) throw new Error(answer.reason ?? answer.code);
+    return ChatMessage.create(publicData);
+  }
   await ChatMessage.create(publicData);
+  return postRefereeCard(reply, request, speaker, extra);
+}
+
+function postRefereeCard(reply, request, speaker, extra, more = {}) {
   const gms = game.users.filter((u) => u.isGM).map((u) => u.id);
   return ChatMessage.create({
-    speaker, content: reply.gm_html, whisper: gms, blind: !game.user.isGM,
+    speaker, content: reply.gm_html, whisper: gms,
     rolls: rollDataFromResult(reply.result).map((d) => Roll.fromData(d)),
-    flags: { [MODULE_ID]: { result: reply.result, request, gm: true, ...extra } },
+    flags: { [MODULE_ID]: { result: reply.result, request, gm: true, ...more, ...extra } },
   });
+}
+
+/**
+ * The active GM's side of a player's hidden result (2300ad UNCERTAIN TASKS: "the referee rolls
+ * secretly"): the result must follow from its own dice and the request, and the request must be
+ * the table's (verify.mjs); the card is rendered here from the replayed result and whispered to
+ * the GMs. payload {request, result, speaker, extra} -> {messageId}
+ */
+export async function postHiddenForPlayer(engine, payload, sender) {
+  const { request, result } = payload ?? {};
+  if (!request || typeof request !== "object" || !result || typeof result !== "object") {
+    throw new Refusal("bad_request", t("FIREFIGHT.ui.apply.unknown", "no such Firefight message"));
+  }
+  const faces = rollDataFromResult(result).map((d) => Roll.fromData(d)).flatMap((r) => facesOfRoll(r));
+  const replay = await engine.call("resolve", { request, faces, lang: cardLanguage() }).catch(() => null);
+  if (!replay?.gm_html || resultHash(replay.result) !== resultHash(result)) {
+    throw new Refusal("changed_result", t("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"));
+  }
+  const lookup = Object.assign((g) => actorFor(g), { tokenOf: tokenDocument });
+  const bad = await worldMismatch(engine, request, { actorFor: lookup, since: Date.now() });
+  if (bad) {
+    throw new Refusal("changed_request", t("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
+      { field: bad.field, reason: bad.reason }));
+  }
+  const speaker = payload.speaker && typeof payload.speaker === "object" ? payload.speaker : ChatMessage.getSpeaker();
+  const extra = payload.extra && typeof payload.extra === "object" && Object.keys(payload.extra).length ? { extra: payload.extra } : {};
+  const message = await postRefereeCard(replay, request, speaker, extra, { rolledFor: sender.id });
+  return { messageId: message?.id ?? null };
 }
 
 /** ChatMessage speaker for a token placeable, or a stand-in {actor, name} for an actor off the scene. */

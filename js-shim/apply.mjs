@@ -28,7 +28,7 @@
 import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
 import { stableStringify } from "./json.mjs";
-import { t } from "./i18n.mjs";
+import { t, fieldErrorsText } from "./i18n.mjs";
 import { actingParticipant, ownsToken } from "./request.mjs";
 import { statusPlan, setStatus, systemStatus } from "./systems/index.mjs";
 import { withActors } from "./writes.mjs";
@@ -642,7 +642,7 @@ export class Applier {
     try {
       out = await this.engine.call("apply", { ruleset, stats: before, effects });
     } catch (err) {
-      const fields = (err?.fields ?? []).map((f) => `${f.field}: ${f.reason}`).join("; ");
+      const fields = fieldErrorsText(err);
       throw new Error(t("FIREFIGHT.ui.apply.badData", "{name}'s Firefight data is invalid: {reason}",
         { name: actor.name, reason: fields || err.message }), { cause: err });
     }

@@ -7,6 +7,8 @@
 //   fixed     fields every entry carries, set by the table (not asked)
 //   fields    request paths that carry the token's cover: "target.cover", "targets[].cover"
 //   options   entry field -> shot option it fills (aimed fire at the token)
+//   wall      the entry a scene wall gives a token behind it (a wall's own flag
+//             flags.firefight.cover.<ruleset> wins); the referee's cover on a token wins over walls
 // The editor is a button on the Token HUD, shown to GMs (v13 "renderTokenHUD" hook, its
 // `.col.right` column, as the shot button in firefight.mjs).
 import { MODULE_ID } from "./config.mjs";
@@ -118,6 +120,73 @@ export function coverForPath(spec, cover, path) {
     out[field.slice(at + 1)] = spec.maxItems ? withFixed.slice(0, spec.maxItems) : withFixed[0];
   }
   return Object.keys(out).length ? out : null;
+}
+
+// --- cover from the scene's walls -------------------------------------------------------------
+
+/** Pure: do the segments p1-p2 and q1-q2 cross (touching counts)? */
+export function segmentsCross(p1, p2, q1, q2) {
+  const cross = (o, a, b) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const d1 = cross(q1, q2, p1);
+  const d2 = cross(q1, q2, p2);
+  const d3 = cross(p1, p2, q1);
+  const d4 = cross(p1, p2, q2);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  const on = (a, b, c) => Math.min(a.x, b.x) <= c.x && c.x <= Math.max(a.x, b.x) && Math.min(a.y, b.y) <= c.y && c.y <= Math.max(a.y, b.y);
+  return (d1 === 0 && on(q1, q2, p1)) || (d2 === 0 && on(q1, q2, p2)) || (d3 === 0 && on(p1, p2, q1)) || (d4 === 0 && on(p1, p2, q2));
+}
+
+/**
+ * Pure: the walls (WallData: `c` [x0, y0, x1, y1], `move`, `door`, `ds`) a line of fire from
+ * `from` to `to` crosses, nearest the target first. A wall that restricts no movement (`move`
+ * 0: CONST.WALL_MOVEMENT_TYPES.NONE) or an open door (`ds` 1: CONST.WALL_DOOR_STATES.OPEN) stops
+ * nothing. (The documented WallData is read here: Foundry's collision test answers whether a
+ * line is blocked, not by which wall, and a wall's own cover is in its flags.)
+ */
+export function wallsBetween(from, to, walls) {
+  const out = [];
+  for (const wall of walls ?? []) {
+    const c = wall?.c;
+    if (!Array.isArray(c) || c.length !== 4 || wall.move === 0 || (wall.door > 0 && wall.ds === 1)) continue;
+    const q1 = { x: c[0], y: c[1] };
+    const q2 = { x: c[2], y: c[3] };
+    if (!segmentsCross(from, to, q1, q2)) continue;
+    const mid = { x: (q1.x + q2.x) / 2, y: (q1.y + q2.y) / 2 };
+    out.push({ wall, near: Math.hypot(mid.x - to.x, mid.y - to.y) });
+  }
+  return out.sort((a, b) => a.near - b.near).map((w) => w.wall);
+}
+
+/**
+ * Pure: the cover a wall gives for a ruleset: the wall's own (flags.firefight.cover.<ruleset>,
+ * as a token keeps it), else the ruleset's declared `wall` entry; null when neither.
+ */
+export function wallCover(spec, wall, ruleset) {
+  const own = coverEntries(wall?.flags?.[MODULE_ID]?.cover?.[ruleset]);
+  if (own.length) return spec?.maxItems ? own : own[0];
+  return isObject(spec?.wall) ? { ...spec.wall } : null;
+}
+
+/**
+ * The cover a token has against a line of fire from `from` (a scene point): its own, set by the
+ * referee, wins; else the nearest wall of the scene the line crosses. -> a kept cover or null.
+ */
+export function coverAgainst(token, from, ruleset) {
+  const doc = token?.document ?? token;
+  const own = tokenCover(doc, ruleset);
+  if (coverEntries(own).length) return own;
+  const spec = coverSpec(tableFeatures(ruleset));
+  const walls = [...(doc?.parent?.walls ?? canvas?.scene?.walls ?? [])];
+  if (!spec || !from || !token?.center || !walls.length) return null;
+  const [wall] = wallsBetween(from, token.center, walls);
+  return wall ? wallCover(spec, wall, ruleset) : null;
+}
+
+/** What a figure in a list gets from the walls between it and `from`, fields it has not got yet. */
+export function wallCoverForPath(token, from, ruleset, path, has = {}) {
+  if (coverEntries(tokenCover(token?.document ?? token, ruleset)).length) return null;
+  const found = coverForPath(coverSpec(tableFeatures(ruleset)), coverAgainst(token, from, ruleset), path);
+  return found ? Object.fromEntries(Object.entries(found).filter(([k]) => has[k] === undefined)) : null;
 }
 
 /** Pure: the shot options a token's cover fills (`options`: entry field -> option). */
@@ -244,7 +313,8 @@ export function installCover(api) {
   // A participant at a declared path takes its token's cover (request.mjs `combatant`).
   participantExtras.push((token, ruleset, path) => coverForPath(coverSpec(tableFeatures(ruleset)), tokenCover(token?.document ?? token, ruleset), path));
   // Aimed fire at a token behind cover: the options its cover fills (kept when the dialog has them).
-  shotOptionProviders.push(({ ruleset, b }) => coverOptions(coverSpec(tableFeatures(ruleset)), tokenCover(b?.document ?? b, ruleset)));
+  // Its own cover, else a wall of the scene between the shooter and it.
+  shotOptionProviders.push(({ ruleset, a, b }) => coverOptions(coverSpec(tableFeatures(ruleset)), coverAgainst(b, a?.center, ruleset)));
   Hooks.on("renderTokenHUD", (hud, html) => {
     try {
       onRenderTokenHUD(hud, html);

@@ -7,15 +7,15 @@
 //   the healing clock ("Advance time").
 import { MODULE_ID } from "./config.mjs";
 import { tableFeatures } from "./catalog.mjs";
-import { isActiveGM } from "./relay.mjs";
-import { t } from "./i18n.mjs";
+import { isActiveGM, onRequest } from "./relay.mjs";
+import { t, numberText } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { flagUpdate } from "./apply.mjs";
 import { withActor } from "./writes.mjs";
 import { hasStatus, setEngineStatus, setStatus, statusPlan } from "./systems/index.mjs";
 import { rulesetData } from "./request.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, shotOptionProviders, shotListeners } from "./shoot.mjs";
-import { registerTableAction, postNote, metresPerSceneUnit, actionLabel } from "./actions.mjs";
+import { registerTableAction, postNote, metresPerSceneUnit, actionLabel, postHiddenForPlayer } from "./actions.mjs";
 import { bearingDeg, deviatedPoint, pixelsPerMetre, inCircle, metresBetween, areaPlaces } from "./geometry.mjs";
 import { installCover } from "./cover.mjs";
 
@@ -354,7 +354,7 @@ export async function areaFireAt(api, opts = {}) {
   const places = Object.fromEntries(placed.map((p) => [p.id, spec.places?.[p.where] ?? p.where]));
   const range = { value: metresBetween(a.center, centre, ppm), units: "m" };
   return api.act(spec.action, { ruleset, actor: a, targets: placed.map((p) => byId.get(p.id)), places,
-    values: { ...(opts.values ?? {}), range }, options: opts.options, dialog: opts.dialog });
+    values: { ...(opts.values ?? {}), range }, options: opts.options, weapon: opts.weapon, house: opts.house, dialog: opts.dialog });
 }
 
 // --- the healing clock ---------------------------------------------------------------------------
@@ -423,7 +423,7 @@ async function advanceTimeDialog(api, ruleset) {
     window: { title, icon: "fa-solid fa-clock" },
     classes: ["firefight-dialog", "firefight-clock-dialog"],
     content: `<div class="form-group"><label for="ff-advance-hours">${escapeHTML(t("FIREFIGHT.ui.actions.clock.hours", "Hours"))}</label>
-      <div class="form-fields"><select id="ff-advance-hours" name="hours">${[0.5, 1, 2, 3, 6, 12].map((h) => `<option value="${h}">${h} h</option>`).join("")}</select></div></div>`,
+      <div class="form-fields"><select id="ff-advance-hours" name="hours">${[0.5, 1, 2, 3, 6, 12].map((h) => `<option value="${h}">${escapeHTML(numberText(h))} h</option>`).join("")}</select></div></div>`,
     buttons: [{ action: "go", label: title, default: true, callback: (ev, button) => Number(button.form.elements.namedItem("hours").value) }],
     rejectClose: false,
   });
@@ -450,4 +450,6 @@ export function installFeatures(api, engine) {
   api.explodeAt = (point, opts) => explodeAt(api, engine, point, opts);
   api.metresBetween = metresBetween;
   installCover(api);
+  // A player's hidden result: the active GM posts the referee's card (actions.mjs).
+  onRequest("hiddenCard", (payload, sender) => postHiddenForPlayer(engine, payload, sender));
 }

@@ -42,6 +42,7 @@ export const SOURCES = [
   { name: "shock-troops", label: "SHOCK: Troops by Quality", type: "Actor" },
   { name: "dpv-weapons", label: "2300 AD: House Armory (our own statistics)", type: "Item" },
   { name: "dpv-npcs", label: "2300 AD: NPCs by Experience", type: "Actor" },
+  { name: "dpv-vehicles", label: "2300 AD: Vehicles (our own statistics)", type: "Actor" },
 ];
 
 /** One compendium folder per ruleset, under "Firefight" (PackageManifestData packFolders). */
@@ -49,7 +50,7 @@ export const FOLDERS = [
   { name: "Stars of Empire", sources: ["soe-weapons", "soe-armor", "soe-actors", "soe-bestiary", "soe-trauma"] },
   { name: "Percentile Skirmish", sources: ["percentile-weapons", "percentile-actors"] },
   { name: "SHOCK", sources: ["shock-weapons", "shock-troops"] },
-  { name: "2300 AD", sources: ["dpv-weapons", "dpv-npcs"] },
+  { name: "2300 AD", sources: ["dpv-weapons", "dpv-npcs", "dpv-vehicles"] },
 ];
 
 /** The name of the pack built from a source for a system (the source's own for a RollTable). */

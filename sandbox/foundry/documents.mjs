@@ -278,10 +278,23 @@ export class User extends Document {
   get isGM() {
     return (this.role ?? 1) >= 4;
   }
+  /**
+   * User#can(action): "Is this User able to perform a certain permission action" (a name of
+   * CONST.USER_PERMISSIONS); GMs always. The lowest role each action needs by default:
+   * USER_PERMISSION_ROLES (sandbox/README.md, "The rules it enforces").
+   */
+  can(action) {
+    if (this.isGM) return true;
+    const role = USER_PERMISSION_ROLES[action];
+    return role !== undefined && (this.role ?? 1) >= role;
+  }
   _isOwnedBy(user) {
     return user?.id === this.id;
   }
 }
+
+/** Default roles of the permissions the sandbox knows: TEMPLATE_CREATE from PLAYER (1) up. */
+export const USER_PERMISSION_ROLES = Object.freeze({ TEMPLATE_CREATE: 1 });
 
 /** A synthetic actor's data: the base actor's, each top-level field of the delta replacing it. */
 function syntheticSource(base, delta) {
@@ -344,12 +357,22 @@ export class MeasuredTemplateDocument extends Document {
   }
 }
 
+/**
+ * A Wall (WallData: `c` [x0, y0, x1, y1], `move` its movement restriction, `door` and `ds` its
+ * door and the door's state, `flags`); only a GM creates one (the Walls layer is the GM's).
+ */
+export class WallDocument extends Document {
+  static documentName = "Wall";
+}
+
 export class Scene extends Document {
   static documentName = "Scene";
   _initialize() {
-    const { tokens = [], templates = [], ...rest } = this._source;
+    const { tokens = [], templates = [], walls = [], ...rest } = this._source;
     this.templates ??= new Collection();
     for (const data of templates) if (!this.templates.has(data._id)) this.templates.set(data._id, new MeasuredTemplateDocument(data, { parent: this }));
+    this.walls ??= new Collection();
+    for (const data of walls) if (!this.walls.has(data._id)) this.walls.set(data._id, new WallDocument(data, { parent: this }));
     for (const [k, v] of Object.entries(rest)) {
       if (k === "_id" || k in Scene.prototype) continue;
       this[k] = v;
@@ -366,13 +389,29 @@ export class Scene extends Document {
   async createEmbeddedDocuments(embeddedName, list, options = {}) {
     if (embeddedName === "MeasuredTemplate") {
       // Players may draw templates (Foundry's default TEMPLATE_CREATE permission).
+      if (!game.user?.can("TEMPLATE_CREATE")) throw permissionError(game.user, "create", { documentName: "MeasuredTemplate", id: "new" });
       const docs = this._createTemplates(list.map((d) => ({ user: game.user.id, ...d })), options, game.user.id);
       net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: docs.map((d) => d.toObject()), userId: game.user.id });
       return docs;
     }
-    if (!game.user?.isGM) throw permissionError(game.user, "create tokens on", this);
-    const docs = this._createTokens(list, options, game.user.id);
+    if (!game.user?.isGM) throw permissionError(game.user, embeddedName === "Wall" ? "create walls on" : "create tokens on", this);
+    const docs = embeddedName === "Wall" ? this._createWalls(list, options, game.user.id) : this._createTokens(list, options, game.user.id);
     net.send("createEmbedded", { uuid: this.uuid, embedded: embeddedName, data: docs.map((d) => d.toObject()), userId: game.user.id });
+    return docs;
+  }
+  /** Wall documents: a finite [x0, y0, x1, y1] each (WallData `c`). */
+  _createWalls(list, options, userId) {
+    this._source.walls ??= [];
+    const docs = [];
+    for (const data of list) {
+      const c = data.c;
+      if (!Array.isArray(c) || c.length !== 4 || !c.every(Number.isFinite)) throw new Error("Wall validation errors: c: must be a length-4 array of finite numbers");
+      const doc = new WallDocument({ move: 20, sight: 20, door: 0, ds: 0, flags: {}, ...data, _id: data._id ?? randomID() }, { parent: this });
+      this._source.walls.push(deepClone(doc._source));
+      this.walls.set(doc.id, doc);
+      docs.push(doc);
+      Hooks.callAll("createWall", doc, options, userId);
+    }
     return docs;
   }
   /** MeasuredTemplate documents (circles drawn on the scene: blasts). */
@@ -391,6 +430,11 @@ export class Scene extends Document {
   }
   async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
     if (embeddedName !== "MeasuredTemplate") throw new Error(`Sandbox: cannot delete ${embeddedName} from a Scene`);
+    // Only its author (its owner) or a GM deletes a template.
+    for (const id of ids) {
+      const doc = this.templates?.get(id);
+      if (doc && !doc.canUserModify(game.user, "delete")) throw permissionError(game.user, "delete", doc);
+    }
     this._deleteTemplates(ids, options, game.user.id);
     net.send("deleteEmbedded", { uuid: this.uuid, embedded: embeddedName, ids, userId: game.user.id });
   }
@@ -575,6 +619,7 @@ net.on("createEmbedded", ({ uuid, embedded, data, userId }) => {
   if (embedded === "Item") createItems(parent, data, userId);
   else if (embedded === "Token") parent._createTokens(data, {}, userId);
   else if (embedded === "MeasuredTemplate") parent._createTemplates(data, {}, userId);
+  else if (embedded === "Wall") parent._createWalls(data, {}, userId);
 });
 net.on("deleteEmbedded", ({ uuid, embedded, ids, userId }) => {
   const parent = fromUuidSync(uuid);

@@ -205,3 +205,41 @@ def test_dpv_area_fire_offers_a_pc_the_duck_and_lets_an_npc_roll(dpv_table: Tabl
             const actor = canvas.tokens.placeables.find((t) => t.name === n).actor;
             await actor.update({[`ownership.-=${player.id}`]: null});
         }""", pc)
+
+
+WALL_JS = """([a, b]) => {
+    // A wall across the middle of the line from a to b (WallData `c`), drawn by the referee.
+    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n).center;
+    const p = by(a), q = by(b);
+    const m = {x: (p.x + q.x) / 2, y: (p.y + q.y) / 2};
+    const len = Math.hypot(q.x - p.x, q.y - p.y);
+    const n = {x: -(q.y - p.y) / len * 60, y: (q.x - p.x) / len * 60};
+    return canvas.scene.createEmbeddedDocuments('Wall', [{c: [m.x - n.x, m.y - n.y, m.x + n.x,
+                                                              m.y + n.y]}]);
+}"""
+
+
+def test_dpv_a_scene_wall_between_gives_cover_the_referees_wins(dpv_table: Table) -> None:
+    # Cover from the scene's walls: a wall between the shooter and a token without cover of
+    # its own gives the ruleset's wall cover (2300 AD: brick 20 cm, docs/rules-notes.md).
+    page = dpv_table.page
+    shooter, covered, _, open_target, *_ = _names(page)
+    page.evaluate(WALL_JS, [shooter, open_target])
+    shot, before = _shoot(dpv_table, shooter, open_target)
+    material = shot.locator('select[name="opt.cover_material"]')
+    assert material.evaluate("(s) => s.options[s.selectedIndex].text").startswith("Brick")
+    shot.locator('[data-action="fire"]').click()
+    page.wait_for_function("(n) => game.messages.contents.length > n", arg=before, timeout=20000)
+    request = page.evaluate(LAST_REQUEST)
+    assert (request["options"]["cover_material"], request["options"]["cover_thickness_cm"]) == (
+        "brick_cement", 20)
+    # The referee's cover on a token wins over a wall in front of it.
+    own = page.evaluate(FLAG_JS, [covered, "dpv"])
+    assert own
+    page.evaluate(WALL_JS, [shooter, covered])
+    shot, before = _shoot(dpv_table, shooter, covered)
+    shot.locator('[data-action="fire"]').click()
+    page.wait_for_function("(n) => game.messages.contents.length > n", arg=before, timeout=20000)
+    request = page.evaluate(LAST_REQUEST)
+    assert request["options"]["cover_material"] == own["material"]
+    assert not dpv_table.errors

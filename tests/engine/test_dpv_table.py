@@ -115,8 +115,10 @@ def test_aimed_fire_at_a_vehicle_rolls_vehicle_damage() -> None:
 
 
 def test_a_missile_reads_the_vehicles_own_evasive_value_and_armor() -> None:
-    # Homing 7 - evasive 3 (the vehicle's stats) = 4: strictly under, a 3 hits, a 4 misses.
-    target = {"name": "Hover tank", "stats": {"vehicle_armor": 2, "evasive": 3}}
+    # Homing 7 - evasive 3 (the vehicle's stats, driven evasively) = 4: strictly under, a 3
+    # hits, a 4 misses.
+    target = {"name": "Hover tank", "stats": {"vehicle_armor": 2, "evasive": 3,
+                                              "evading": True}}
     hit = act("missile", [3, 5], homing=7, ep=2, target=target)
     assert hit["outcome"]["hit"] is True
     assert step(hit, "vehicle")["numbers"]["armor"] == 2

@@ -24,7 +24,7 @@ test("an Actor or Item pack without a system is refused with Foundry's message",
   const old = structuredClone(manifest);
   old.packs = old.packs.filter((p) => !p.system || p.system === "worldbuilding").map(({ system: _, ...p }) => p);
   const errors = await manifestErrors(old);
-  assert.equal(errors.filter((e) => e.includes('must declare the "system"')).length, 10);
+  assert.equal(errors.filter((e) => e.includes('must declare the "system"')).length, 11);
   // A RollTable pack needs none.
   assert.ok(!errors.some((e) => e.includes("soe-trauma")));
 });
@@ -57,7 +57,7 @@ test("required fields, ids, names, compatibility, paths and folders", async () =
 test("a world lists the packs of its system (or of none); ?pack=<source> finds its system's", () => {
   for (const system of ["worldbuilding", "dnd5e", "pf2e"]) {
     const packs = packsForSystem(manifest, system);
-    assert.equal(packs.length, 11, system);
+    assert.equal(packs.length, 12, system);
     assert.ok(packs.every((p) => !p.system || p.system === system));
     assert.equal(packFromSource(manifest, "soe-actors", system).name, `soe-actors-${system}`);
     assert.equal(packFromSource(manifest, `shock-troops-${system}`, system).name, `shock-troops-${system}`);

@@ -40,7 +40,7 @@ test("one Actor/Item pack per supported system, each declaring it; RollTables on
         [source.type, system, `packs/${source.name}-${system}`, source.label, source.name]);
     }
   }
-  assert.equal(manifest.packs.length, 10 * systems.length + 1);
+  assert.equal(manifest.packs.length, 11 * systems.length + 1);
   // Each ruleset's folder holds its packs of every system (a world shows those of its own).
   const folders = manifest.packFolders[0].folders;
   assert.deepEqual(folders.map((f) => f.name), ["Stars of Empire", "Percentile Skirmish", "SHOCK", "2300 AD"]);

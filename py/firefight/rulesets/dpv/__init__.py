@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.dpv import explosives, fire, healing, melee, tasks, travel, turn
 from firefight.rulesets.dpv.data import tables
@@ -27,8 +29,10 @@ from firefight.rulesets.dpv.models import (
     Cover,
     CriticalPointRequest,
     DeviationRequest,
+    DpvArmor,
     DpvSettings,
     DpvStats,
+    DpvWeapon,
     ExplosionOptions,
     ExplosionRequest,
     InterfaceOptions,
@@ -63,6 +67,8 @@ SUCCESS = "FIREFIGHT.card.chance_success"
 
 # The per-token cover's fields -> the aimed-fire options they fill (FIRE COMBAT, "Cover").
 COVER_OPTIONS = {"material": "cover_material", "thickness_cm": "cover_thickness_cm"}
+# A scene wall without cover of its own (issue 14: cover from walls; docs/rules-notes.md).
+WALL_COVER = {"material": "brick_cement", "thickness_cm": 20}
 
 
 def _cover_schema() -> dict[str, Any]:
@@ -79,10 +85,13 @@ class TwoThousandThreeHundred(Ruleset):
     id = "dpv"
     label_key = f"{P}.name"
     actions = (
+        # 2300ad FIRE COMBAT, "Rate of Fire": shots of aimed fire (a round each), or area
+        # fire bursts of the weapon's "rounds per burst (RPB)".
         Action("attack", AttackRequest, fire.resolve_attack, fire.attack_odds,
-               options=AttackOptions),
+               options=AttackOptions, rounds=lambda request: request.options.shots),
         Action("area_fire", AreaFireRequest, fire.resolve_area_fire, fire.area_odds,
-               options=AreaFireOptions),
+               options=AreaFireOptions,
+               rounds=lambda request: request.options.bursts * request.weapon.rpb),
         Action("task", TaskRequest, tasks.resolve_task, tasks.task_odds, options=TaskOptions,
                odds_label_key=SUCCESS),
         Action("explosion", ExplosionRequest, explosives.resolve_explosion,
@@ -118,6 +127,7 @@ class TwoThousandThreeHundred(Ruleset):
     )
     settings_model = DpvSettings
     stats_model = DpvStats
+    item_models: ClassVar[dict[str, type[BaseModel]]] = {"weapon": DpvWeapon, "armor": DpvArmor}
     # 2300AD wounds: unconscious and incapacitated figures are out of the fight.
     incapacitated_states = frozenset({"dead", "unconscious", "incapacitated"})
     # Read by the table's generic mechanisms (docs/extending.md, "Part 5: table features, as data").
@@ -167,8 +177,11 @@ class TwoThousandThreeHundred(Ruleset):
         # figure's `cover` in area fire and as the options below in aimed fire.
         # `schema`: one entry, labelled as the aimed-fire options it fills; `fields`: where the
         # token's cover goes (each figure's `cover`); `options`: entry field -> aimed-fire option.
+        # `wall`: what a scene wall between the weapon and the token gives when neither the
+        # token nor the wall has its own (ARMOR VALUES "Brick, Cement", 20 cm: docs/rules-notes.md).
         "cover": {"schema": _cover_schema(), "fields": ["targets[].cover"],
-                  "options": dict(COVER_OPTIONS), "duck": "duck", "duckNpc": "roll"},
+                  "options": dict(COVER_OPTIONS), "duck": "duck", "duckNpc": "roll",
+                  "wall": dict(WALL_COVER)},
         # Wound Effects at the combat tracker: run `action` for every combatant with dpv data
         # at the start of each combat turn (phase start: set the combatant's initiative from
         # the outcome's `initiative`, skip its actions while `can_act` is false) and at its
@@ -182,6 +195,9 @@ class TwoThousandThreeHundred(Ruleset):
         # VEHICLE DAMAGE; a missile's `target` is built from it (`stats`).
         "vehicle": {"armor": "vehicle_armor", "evasive": "evasive", "missile": "missile",
                     "repair": "repair", "effect": "vehicle"},
+        # An action's weapon list: only the items whose data has this field (MISSILE PROCEDURE:
+        # a missile is a weapon with a homing value).
+        "actionWeapons": {"missile": "homing"},
         # Who is who in actions that are not a shot: the acting token fills `actor`, the
         # targeted token `target` (effects with target "target" are the targeted token's).
         "roles": {"treat": {"actor": "medic", "target": "patient"},
@@ -193,6 +209,10 @@ class TwoThousandThreeHundred(Ruleset):
                   "missile": {"actor": "attacker", "target": "target"},
                   "combat_turn": {"actor": "actor"}, "movement": {"actor": "actor"},
                   "throw_range": {"actor": "actor"}},
+        # Several targets in one shot (FIRE COMBAT, "Rate of Fire"): aimed fire at each
+        # targeted token, one request per target with its `shots`, all of them together at
+        # most the weapon's `budget` (ROF), the targets within `arcDeg` as the shooter sees them.
+        "multiTarget": {"shots": "shots", "budget": "rof", "arcDeg": fire.AIMED_ARC_DEG},
     }
     # Steps a house rule may add modifiers to; each is built by one ledger the odds share
     # (fire.aimed_spec, tasks.task_spec, melee's throw).

@@ -13,6 +13,8 @@ from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
     BreachRequest,
     DeviationRequest,
+    DpvCombatant,
+    DpvSettings,
     ExplosionRequest,
     Figure,
     MissileRequest,
@@ -29,6 +31,7 @@ SRC_TAMPED = "2300ad EXPLOSIVES, \"Tamped Explosions\""
 SRC_MISSILE = "2300ad MISSILE PROCEDURE"
 SRC_VEHICLE = "2300ad VEHICLE DAMAGE"
 SRC_BREACH = "2300ad EXPLOSIVES, \"Breaching Barriers\""
+SRC_EVASIVE = "2300ad COMBAT TASKS, \"To drive evasively\"; MISSILE PROCEDURE"
 
 
 # --- deviation -----------------------------------------------------------------------------
@@ -181,15 +184,12 @@ def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, inde
         raise FirefightError("each figure near an explosion needs its distance",
                              fields=[(f"targets[{index}].distance_m", "metres from the blast")])
     distance = exact(figure.distance_m)
+    vehicle = vehicle_of(figure)
+    if vehicle is not None:
+        return _blast_vehicle(rec, request, figure, vehicle, index=index, radius=radius, who=who)
     found: list[wounds.Wound] = []
     cv = concussion_value(exact(request.ep), distance, request.options.tamped)
-    roll, i = rec.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
-    hit = roll <= cv
-    rec.step(f"concussion_{index}", "concussion", dice=[i],
-             numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
-                        "figure": index, "name": figure.name},
-             success=hit, outcome="concussion." + ("hit" if hit else "miss"),
-             source=SRC_CONCUSSION, name=figure.name)
+    hit = _concussion_hit(rec, figure, index, cv)
     if hit:
         found.append(wounds.resolve_hit(rec, figure, cv, "blunt", request.settings,
                                         hit=len(found) + 1))
@@ -200,8 +200,52 @@ def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, inde
     return {**who, "hits": len(found), "concussion": hit, "condition": condition}
 
 
+def _concussion_hit(rec: Recorder, figure: Figure, index: int, cv: Fraction) -> bool:
+    """"hit by concussion if the concussion value or less is thrown on 1D10"."""
+    roll, i = rec.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
+    hit = roll <= cv
+    rec.step(f"concussion_{index}", "concussion", dice=[i],
+             numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
+                      "figure": index, "name": figure.name},
+             success=hit, outcome="concussion." + ("hit" if hit else "miss"),
+             source=SRC_CONCUSSION, name=figure.name)
+    return hit
+
+
+def vehicle_of(figure: DpvCombatant) -> Vehicle | None:
+    """A figure whose actor data has a vehicle armor is a vehicle (VEHICLE DAMAGE)."""
+    if figure.stats.vehicle_armor is None:
+        return None
+    return Vehicle(name=figure.name, actor_id=figure.actor_id, token_id=figure.token_id,
+                   stats=figure.stats)
+
+
+def _blast_vehicle(rec: Recorder, request: ExplosionRequest, figure: Figure, vehicle: Vehicle, *,
+                   index: int, radius: int | None, who: dict[str, Any]) -> dict[str, Any]:
+    """A vehicle near a blast: the concussion's and each fragment's DPV are hits on VEHICLE
+    DAMAGE ("Roll 1d10 + 1 for each 5 DPV", after its armor), no wound table."""
+    distance = exact(figure.distance_m or 0)
+    cv = concussion_value(exact(request.ep), distance, request.options.tamped)
+    hit = _concussion_hit(rec, figure, index, cv)
+    dpvs = [cv] if hit else []
+    frag = fragment_dpv(radius, distance) if radius is not None else None
+    if frag is not None:
+        dpvs += [frag] * _fragment_count(rec, figure, index, frag)
+    results = [vehicle_damage(rec, dpv, vehicle, hit=n, step_id=f"vehicle_{index}_{n}",
+                              **who)["vehicle_result"]
+               for n, dpv in enumerate(dpvs, start=1)]
+    return {**who, "hits": len(dpvs), "concussion": hit, "vehicle_results": results,
+            "condition": "vehicle_hit" if results else "unhurt"}
+
+
 def _fragments(rec: Recorder, request: ExplosionRequest, figure: Figure, index: int, *,
                dpv: Fraction, already: int) -> list[wounds.Wound]:
+    count = _fragment_count(rec, figure, index, dpv)
+    return [wounds.resolve_hit(rec, figure, dpv, "normal", request.settings,
+                               hit=already + n) for n in range(1, count + 1)]
+
+
+def _fragment_count(rec: Recorder, figure: Figure, index: int, dpv: Fraction) -> int:
     """A 20 % chance (1D10 of 1-2) of 1D6 fragments at DPV 0.4 (0.2 out to twice the radius)."""
     f = tables().explosives["fragmentation"]
     roll, i = rec.roll(10, purpose=f"fragments, {figure.name or index}", side="target")
@@ -216,8 +260,7 @@ def _fragments(rec: Recorder, request: ExplosionRequest, figure: Figure, index: 
                         "name": figure.name},
              success=hit, outcome="fragments." + ("hit" if hit else "miss"),
              source=SRC_FRAGMENTS, name=figure.name)
-    return [wounds.resolve_hit(rec, figure, dpv, "normal", request.settings,
-                               hit=already + n) for n in range(1, count + 1)]
+    return count
 
 
 # --- missiles and vehicles ------------------------------------------------------------------
@@ -234,33 +277,65 @@ def missile_probability(homing: int, evasive: int, rule: str) -> Fraction:
     return Fraction(sum(missile_hits(r, homing, evasive, rule) for r in range(1, 11)), 10)
 
 
+def missile_values(request: MissileRequest) -> tuple[int, Fraction, str]:
+    """The missile's homing value, EP and name: as given, else the weapon's (a missile item)."""
+    weapon = request.weapon
+    homing = request.homing if request.homing is not None else (
+        weapon.homing if weapon else None)
+    if homing is None:
+        raise FirefightError("a missile needs its homing value",
+                             fields=[("weapon.homing" if weapon else "homing",
+                                      "the missile's homing value (a missile weapon has one)")])
+    ep = request.ep if request.ep is not None else (weapon.ep if weapon else None)
+    if ep is None:
+        raise FirefightError("a missile needs its EP",
+                             fields=[("weapon.ep" if weapon else "ep",
+                                      "the missile's explosive power")])
+    return homing, exact(ep), request.name or (weapon.name if weapon else "")
+
+
+def evasive_of(rec: Recorder | None, target: Vehicle, settings: DpvSettings) -> int:
+    """MISSILE PROCEDURE's "evasive value of target": its own when given; from the vehicle's data
+    only while it is driven evasively (COMBAT TASKS, "To drive evasively", this turn), unless the
+    world counts it always (``evasive_rule``)."""
+    if target.evasive is not None or target.stats is None:
+        return target.evasive_value
+    if settings.evasive_rule == "while_evading" and not target.stats.evading:
+        if rec is not None and target.stats.evasive:
+            rec.note("not_evading", SRC_EVASIVE, name=target.name)
+        return 0
+    return target.stats.evasive
+
+
 def missile_odds(request: MissileRequest) -> dict[str, Any]:
     """Miss, or the vehicle damage of a hit (contact DPV 4 x EP against the armor)."""
-    p = missile_probability(request.homing, request.target.evasive_value,
+    homing, ep, _ = missile_values(request)
+    p = missile_probability(homing, evasive_of(None, request.target, request.settings),
                             request.settings.missile_hit)
-    dist = vehicle_distribution(missile_dpv(request), request.target.armor_value)
+    dist = vehicle_distribution(missile_dpv(ep), request.target.armor_value)
     return chance(p, net_modifier=0, modifiers=[],
                   outcomes=odds.shots(p, dist, 1, odds.VEHICLE, "vehicle_"))
 
 
-def missile_dpv(request: MissileRequest) -> Fraction:
+def missile_dpv(ep: Fraction) -> Fraction:
     """"Damage is always as a tamped explosion": contact DPV = 4 x EP."""
-    return exact(request.ep) * int(tables().explosives["tamped_contact_factor"])
+    return ep * int(tables().explosives["tamped_contact_factor"])
 
 
 def resolve_missile(request: MissileRequest, rec: Recorder) -> None:
     target = request.target
+    homing, ep, _ = missile_values(request)
+    evasive = evasive_of(rec, target, request.settings)
     roll, i = rec.roll(10, purpose="missile to-hit")
-    evasive = target.evasive_value
-    hit = missile_hits(roll, request.homing, evasive, request.settings.missile_hit)
+    hit = missile_hits(roll, homing, evasive, request.settings.missile_hit)
     rec.step("missile", "missile", dice=[i],
-             numbers={"roll": roll, "homing": request.homing, "evasive": evasive,
-                        "needed": request.homing - evasive},
+             numbers={"roll": roll, "homing": homing, "evasive": evasive,
+                        "needed": homing - evasive},
              success=hit, outcome="missile." + ("hit" if hit else "miss"), source=SRC_MISSILE)
     outcome: dict[str, Any] = {"hit": hit, "summary_key": "FIREFIGHT.dpv.outcome." + (
         "missile_hit" if hit else "miss")}
     if hit:
-        outcome.update(vehicle_damage(rec, missile_dpv(request), target))
+        outcome.update(vehicle_damage(rec, missile_dpv(ep), target))
     rec.outcome.update(outcome)
     cards.title(rec, request)
 

@@ -28,6 +28,9 @@ SRC_AREA = "2300ad FIRE COMBAT, \"Area Fire\""
 SRC_MOVING = "2300ad FIRE COMBAT, \"Moving Area Fire\""
 SRC_DUCK = "2300ad FIRE COMBAT, \"Ducking\""
 SRC_ROF = "2300ad FIRE COMBAT, \"Rate of Fire\""
+# 2300ad FIRE COMBAT, "Rate of Fire": ROF shots of aimed fire a round "at targets with[in a]
+# 30 degree arc" (docs/rules-notes.md, "Several targets in one shot").
+AIMED_ARC_DEG = 30
 SRC_AIMED = "2300ad COMBAT TASKS, \"To hit a target with aimed fire\""
 SRC_COVER = "2300ad ARMOR VALUES; BREACHING BARRIERS"
 
@@ -117,6 +120,10 @@ def aimed_spec(rec: Recorder, request: AttackRequest, band: str) -> tasks.TaskSp
 
 
 def check_shots(request: AttackRequest) -> None:
+    if request.weapon.homing is not None:  # MISSILE PROCEDURE: not an aimed-fire task
+        raise RuleRefusalError(
+            f"{request.weapon.name or 'the weapon'} is a missile: fire it with the missile action",
+            fields=[("weapon.homing", "a missile hits on 1D10 under homing - evasive")])
     if request.options.shots > request.weapon.rof:
         raise RuleRefusalError(
             f"{request.options.shots} shots exceed the rate of fire ({request.weapon.rof})",
@@ -137,7 +144,7 @@ def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
     first = len(rec.modifiers)
-    spec = aimed_spec(rec, request, band)
+    spec = rec.once("aimed_spec", lambda r: aimed_spec(r, request, band))  # the request's own
     # Every shot is the same task: its modifiers count for each shot's step (the card showed
     # them only on the first, with the later shots' totals typed by hand).
     shot_mods = rec.modifiers[first:]
@@ -187,10 +194,7 @@ def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
 
 def as_vehicle(target: DpvCombatant) -> Vehicle | None:
     """A target whose actor data has a vehicle armor is a vehicle (VEHICLE DAMAGE)."""
-    if target.stats.vehicle_armor is None:
-        return None
-    return Vehicle(name=target.name, actor_id=target.actor_id, token_id=target.token_id,
-                   stats=target.stats)
+    return explosives.vehicle_of(target)
 
 
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
@@ -307,17 +311,35 @@ def resolve_area_fire(request: AreaFireRequest, rec: Recorder) -> None:
     cards.title(rec, request)
 
 
+def figure_number(request: AreaFireRequest, figure: Figure, band: str, number: Fraction
+                  ) -> Fraction | None:
+    """The to-hit number against one figure, or None when the fire does not reach it: "Figures
+    in the line of fire beyond the target area are attacked by half the weapon's AFV if in the
+    same range band as the target area. Figures beyond this range are not affected"; and no
+    figure past extreme range, 4 x effective (RANGES), whatever its place."""
+    own = (range_band(figure.distance_m, request.weapon.effective_range_m)
+           if figure.distance_m is not None else None)
+    if figure.distance_m is not None and own is None:
+        return None
+    if figure.place == "beyond":
+        if own != band:
+            return None
+        return number * exact(tables().combat["beyond_area_afv_factor"])
+    return number
+
+
 def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index: int, *,
                  band: str, number: Fraction, cap: int, dpv: Fraction) -> dict[str, Any]:
     who: dict[str, Any] = {"figure": index, "name": figure.name, "actor_id": figure.actor_id,
            "token_id": figure.token_id}
-    if figure.place == "beyond":
-        own = (range_band(figure.distance_m, request.weapon.effective_range_m)
-               if figure.distance_m is not None else None)
-        if own != band:
-            rec.note("beyond_unaffected", SRC_AREA, name=figure.name)
-            return {**who, "hits": 0, "condition": "unaffected"}
-        number = number * exact(tables().combat["beyond_area_afv_factor"])
+    reached = figure_number(request, figure, band, number)
+    if reached is None:
+        past = figure.distance_m is not None and range_band(
+            figure.distance_m, request.weapon.effective_range_m) is None
+        rec.note("past_extreme" if past else "beyond_unaffected",
+                 f"{SRC_RANGES}; {SRC_AREA}" if past else SRC_AREA, name=figure.name)
+        return {**who, "hits": 0, "condition": "unaffected"}
+    number = reached
     vehicle = as_vehicle(figure)
     if vehicle is not None:  # VEHICLE DAMAGE for each hit; a vehicle does not duck
         roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
@@ -385,12 +407,10 @@ def duck_probability(figure: Figure, weapon: DpvWeapon) -> Fraction:
 def _figure_outcomes(request: AreaFireRequest, figure: Figure, band: str, *, number: Fraction,
                      cap: int, dpv: Fraction) -> dict[str, Fraction]:
     """Miss, or the gravest wound of the figure's hits (``_area_figure``'s every die)."""
-    if figure.place == "beyond":
-        own = (range_band(figure.distance_m, request.weapon.effective_range_m)
-               if figure.distance_m is not None else None)
-        if own != band:
-            return {"miss": Fraction(1)}
-        number = number * exact(tables().combat["beyond_area_afv_factor"])
+    reached = figure_number(request, figure, band, number)
+    if reached is None:
+        return {"miss": Fraction(1)}
+    number = reached
     vehicle = as_vehicle(figure)
     if vehicle is not None:
         results = explosives.vehicle_distribution(dpv, vehicle.armor_value)

@@ -17,7 +17,7 @@ P = "FIREFIGHT.dpv"
 
 
 _LABELS = OptionLabels(P)
-label, choices = _LABELS.label, _LABELS.choices
+label, choices, stat_choices = _LABELS.label, _LABELS.choices, _LABELS.stat_choices
 
 
 def setting(key: str, values: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -75,7 +75,8 @@ class DpvStats(Strict):
     intelligence: Level = 10
     education: Level = 10
     skills: dict[Skill, Level] = Field(default_factory=dict)
-    experience: Experience | None = Field(default=None, description="NPCs: the NPC table row")
+    experience: Experience | None = Field(default=None, description="NPCs: the NPC table row",
+                                          json_schema_extra=stat_choices("experience", EXPERIENCES))
     coolness: int | None = Field(default=None, ge=0, le=30)
     incapacitation: int | None = Field(default=None, ge=1, le=30,
                                        description="NPCs: light wounds to incapacitate")
@@ -105,6 +106,8 @@ class DpvStats(Strict):
                                         description="set: this actor is a vehicle")
     evasive: int = Field(default=0, ge=0, le=20,
                          description="vehicles: evasive value (missiles need homing - it)")
+    evading: bool = Field(default=False,
+                          description="driven evasively this combat turn (COMBAT TASKS)")
 
 
 def _all_locations() -> list[Location]:
@@ -153,6 +156,8 @@ class DpvWeapon(Strict):
                                             description="exploding rounds: deviation type")
     indirect_range_m: float | None = Field(default=None, gt=0, le=10_000_000,
                                            allow_inf_nan=False)
+    homing: int | None = Field(default=None, ge=0, le=30,
+                               description="missiles: homing value (MISSILE PROCEDURE)")
 
 
 FIRE_MODES = ("aimed", "indirect", "laser_designation")
@@ -160,6 +165,7 @@ TASK_DICE = ("1d10", "2d6")
 LOCATION_RULES = ("diagram", "optional_severity")
 ZERO_DPV = ("no_effect", "third_column")
 MISSILE_HIT = ("at_or_under", "under")
+EVASIVE_RULES = ("while_evading", "always")
 
 
 class DpvSettings(Strict):
@@ -175,6 +181,11 @@ class DpvSettings(Strict):
     # MISSILE PROCEDURE: "Roll 1d10 under (homing value of missile - evasive value of target)".
     missile_hit: Literal["at_or_under", "under"] = Field(
         default="under", json_schema_extra=setting("missile_hit", MISSILE_HIT))
+    # MISSILE PROCEDURE's "evasive value of target" and COMBAT TASKS' "To drive evasively":
+    # counted only while the vehicle is driven evasively (the task succeeded this turn), or
+    # always (docs/rules-notes.md).
+    evasive_rule: Literal["while_evading", "always"] = Field(
+        default="while_evading", json_schema_extra=setting("evasive_rule", EVASIVE_RULES))
 
 
 class AttackOptions(Strict):
@@ -310,11 +321,15 @@ class Vehicle(Participant):
 
 
 class MissileRequest(DpvRequest):
+    """A missile at a target: its homing value and EP as given, or from the weapon (a missile
+    item of the firer's: ``weapon.homing``, ``weapon.ep``)."""
+
     action: Literal["missile"]
     attacker: DpvCombatant = Field(default_factory=DpvCombatant)
+    weapon: DpvWeapon | None = None
     name: str = Field(default="", max_length=200)
-    homing: int = Field(ge=0, le=30)
-    ep: float = Field(gt=0, le=100_000, allow_inf_nan=False)
+    homing: int | None = Field(default=None, ge=0, le=30)
+    ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False)
     target: Vehicle = Field(default_factory=Vehicle)
 
 
@@ -330,7 +345,8 @@ class BreachRequest(DpvRequest):
     contact_dpv: Dpv | None = None
     ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False)
     tamped: bool = False
-    material: Material | None = None
+    material: Material | None = Field(default=None, json_schema_extra={
+        "x-enum-label-keys": [f"{P}.opt.cover_material.choices.{m}" for m in MATERIALS]})
     armor_value: float | None = Field(default=None, gt=0, le=1000, allow_inf_nan=False)
     thickness_cm: float = Field(ge=0, le=100_000, allow_inf_nan=False)
 

@@ -158,30 +158,30 @@ def roll_task(rec: Recorder, spec: TaskSpec, *, step_id: str, label: str, purpos
     natural, index = rec.roll(faces, count=count, purpose=purpose, side=side)
     dice = [index]
     referee: int | None = None
+    rolled: Fraction | int = natural
     if spec.uncertain:  # 2300ad UNCERTAIN TASKS: the referee rolls too, secretly
         referee, r_index = rec.roll(faces, count=count, purpose=f"{purpose} (referee, hidden)",
                                     side="referee")
         dice.append(r_index)
         rolled = Fraction(natural + referee, 2)
-    else:
-        rolled = Fraction(natural)
-    fumble = spec.fumbles and natural == spec.fumble_face
-    total = rolled + spec.dm
-    success = total >= spec.number and natural != spec.fumble_face
+    fumble_face, number = spec.fumble_face, spec.number  # table reads: once a roll
+    fumble = spec.fumbles and natural == fumble_face
+    total = rolled + spec.dm  # a whole number unless the average of two rolls
+    success = total >= number and natural != fumble_face
     numbers: dict[str, Any] = {
-        "roll": natural, "dm": spec.dm, "total": float(total) if total.denominator > 1
-        else int(total), "needed": spec.number, "difficulty": spec.difficulty.label,
-        "dice": spec.dice}
+        "roll": natural, "dm": spec.dm, "total": float(total) if type(total) is Fraction
+        and total.denominator > 1 else int(total), "needed": number,
+        "difficulty": spec.difficulty.label, "dice": spec.dice}
     if referee is not None:
         numbers.update(referee_roll=referee, average=float(rolled))
-        numbers["player_success"] = natural + spec.dm >= spec.number and not fumble
-        numbers["referee_success"] = referee + spec.dm >= spec.number
+        numbers["player_success"] = natural + spec.dm >= number and not fumble
+        numbers["referee_success"] = referee + spec.dm >= number
     outcome = "task.fumble" if fumble else "task.success" if success else "task.failure"
     # Its modifier total (spec.dm) is the sum of the modifiers recorded for ``step_id``.
     rec.step(step_id, label, dice=dice, numbers=numbers,
              success=success, outcome=outcome, source=source or SRC_DIFFICULTY,
              difficulty_key=f"FIREFIGHT.dpv.difficulty.{spec.difficulty.name}")
-    result = TaskResult(natural, total, success, fumble, dice, referee, numbers=numbers)
+    result = TaskResult(natural, Fraction(total), success, fumble, dice, referee, numbers=numbers)
     if fumble:
         rec.note("fumble", SRC_FUMBLE)
     if not success and spec.failure_table and not spec.uncertain:
@@ -299,7 +299,11 @@ def task_time(rec: Recorder, options: TaskOptions, preset: dict[str, Any], asset
 
 def resolve_task(request: TaskRequest, rec: Recorder) -> None:
     """The task action: one task roll of the actor, with its time and failure type."""
-    rec.outcome.update(run_task(rec, request, request.actor, request.options))
+    outcome = run_task(rec, request, request.actor, request.options)
+    rec.outcome.update(outcome)
+    for kind, value in _preset(request.options).get("on_success", {}).items():
+        if outcome["success"]:  # e.g. "To drive evasively": evading this combat turn
+            rec.effect(kind, value=value)
     cards.title(rec, request, task_key=f"{P}.opt.preset.choices.{request.options.preset}"
                 if request.options.preset else f"{P}.task.generic")
 

@@ -53,6 +53,8 @@ def resolve_combat_turn(request: CombatTurnRequest, rec: Recorder) -> None:
             rec.effect("immobilized", value=False, label="effect.mobile")
         if stats.ducked:
             rec.effect("ducked", value=False, label="effect.up")
+        if stats.evading:  # "To drive evasively": Absolute (1 action), this turn only
+            rec.effect("evading", value=False, label="effect.evading_over")
         numbers["dazed_turns_left"] = max(0, stats.dazed_turns - 1)
     rec.step("turn", f"turn_{phase}", kind="info", numbers=numbers,
              outcome=f"turn.{'dazed' if dazed else 'ready'}",

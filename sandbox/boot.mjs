@@ -13,14 +13,14 @@ import * as utils from "./foundry/utils.mjs";
 import { Hooks } from "./foundry/hooks.mjs";
 import { Collection } from "./foundry/collection.mjs";
 import { Roll, Die, NumericTerm, OperatorTerm } from "./foundry/dice.mjs";
-import { Actor, Item, User, Scene, ChatMessage, TokenDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
+import { Actor, Item, User, Scene, ChatMessage, TokenDocument, MeasuredTemplateDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
 import { ClientSettings } from "./foundry/settings.mjs";
 import { ApplicationV2 } from "./foundry/application.mjs";
 import { Localization } from "./foundry/i18n.mjs";
-import { Notifications, ChatLog } from "./foundry/ui.mjs";
+import { Notifications, ChatLog, SceneControls } from "./foundry/ui.mjs";
 import { DialogV2 } from "./foundry/dialog.mjs";
 import { ActorSheetV2, sheetClassFor } from "./foundry/sheets.mjs";
-import { Canvas, SceneView } from "./foundry/canvas.mjs";
+import { Canvas, SceneView, MeasuredTemplate, TemplateLayer } from "./foundry/canvas.mjs";
 import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
@@ -147,6 +147,7 @@ function installGlobals() {
       Actor: { documentClass: Actor, sheetClass: sheetClassFor(SYSTEM) },
       Item: { documentClass: Item },
       Combat: { documentClass: Combat }, Combatant: { documentClass: Combatant },
+      MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, layerClass: TemplateLayer },
     },
     game: {
       ready: false, version: "13.sandbox", release: { generation: 13 },
@@ -162,6 +163,7 @@ function installGlobals() {
       notifications: new Notifications(document.getElementById("notifications")),
       chat: new ChatLog(document.getElementById("chat")),
       combat: new CombatTracker(document.getElementById("combat-panel")),
+      controls: new SceneControls(document.getElementById("board")),
     },
   });
   // game.combat: the encounter the tracker shows (Foundry: the active combat of the viewed scene).

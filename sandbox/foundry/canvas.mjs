@@ -2,7 +2,7 @@
 // and canvas.grid.measurePath for distances.
 import { Hooks } from "./hooks.mjs";
 import { escapeHTML } from "./utils.mjs";
-import { fromUuid } from "./documents.mjs";
+import { fromUuid, MeasuredTemplateDocument } from "./documents.mjs";
 import { SquareGrid } from "./grid.mjs";
 
 const DOUBLE_CLICK_MS = 500; // the browser default is about this
@@ -131,12 +131,101 @@ export class TokenLayer {
   get(id) {
     return this.objects.get(id);
   }
+  activate() {
+    canvas.activeLayer = this;
+    this.view.drawTemplates();
+    ui.controls?.render();
+    return this;
+  }
   releaseAll() {
     for (const t of this.controlled) t.release();
     this.view._lastClick = null; // a click after this starts afresh (not the second of a double)
   }
   refresh() {
     this.view.draw();
+  }
+}
+
+// --- measured templates: the template layer (Measurement controls), its preview, the stage ------
+
+/**
+ * A MeasuredTemplate placeable: its document; `draw()` / `refresh()` redraw the template layer
+ * (a preview one too: `canvas.templates.preview`, as dnd5e's AbilityTemplate adds it there).
+ */
+export class MeasuredTemplate {
+  constructor(document) {
+    this.document = document;
+  }
+  get layer() {
+    return canvas.templates;
+  }
+  get id() {
+    return this.document.id;
+  }
+  async draw() {
+    return this;
+  }
+  refresh() {
+    this.layer.view?.drawTemplates();
+    return this;
+  }
+  destroy() {
+    this.document = null;
+  }
+}
+
+/**
+ * The template layer: active while the Measurement controls are (then its tools own the canvas
+ * and tokens do not react, as only the active layer's objects are interactive); its `preview`
+ * container; `getSnappedPoint` (sandbox/README.md: the half-grid points, i.e. a square's centre,
+ * its corners and the midpoints of its sides).
+ */
+export class TemplateLayer {
+  constructor(view) {
+    this.view = view;
+    this.active = false;
+    const children = [];
+    this.preview = {
+      children,
+      addChild: (o) => { children.push(o); view.drawTemplates(); return o; },
+      removeChild: (o) => { const i = children.indexOf(o); if (i >= 0) children.splice(i, 1); view.drawTemplates(); return o; },
+      removeChildren: () => { children.splice(0); view.drawTemplates(); },
+    };
+  }
+  get placeables() {
+    return [...(canvas.scene?.templates ?? [])].map((doc) => new MeasuredTemplate(doc));
+  }
+  activate() {
+    canvas.activeLayer = this;
+    this.view.drawTemplates();
+    ui.controls?.render();
+    return this;
+  }
+  getSnappedPoint({ x, y }) {
+    const step = canvas.grid.size / 2;
+    return { x: Math.round(x / step) * step, y: Math.round(y / step) * step };
+  }
+}
+
+/** canvas.stage's events for a preview: "mousemove", "mousedown" (the left button). */
+export class Stage {
+  constructor() {
+    this.listeners = new Map();
+  }
+  on(name, fn) {
+    if (!this.listeners.has(name)) this.listeners.set(name, new Set());
+    this.listeners.get(name).add(fn);
+    return this;
+  }
+  off(name, fn) {
+    this.listeners.get(name)?.delete(fn);
+    return this;
+  }
+  has(name) {
+    return Boolean(this.listeners.get(name)?.size);
+  }
+  emit(name, event) {
+    for (const fn of [...(this.listeners.get(name) ?? [])]) fn(event);
   }
 }
 
@@ -244,6 +333,7 @@ export class SceneView {
       if (ev.button === 0 && !ev.target.closest(".token")) canvasObj.tokens.releaseAll();
     });
     this.root.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    this._listenForTemplates(canvasObj);
     // Drops from the sidebar (compendium entries): Hooks "dropCanvasData", then core's handling.
     this.root.addEventListener("dragover", (ev) => ev.preventDefault());
     this.root.addEventListener("drop", (ev) => {
@@ -274,6 +364,72 @@ export class SceneView {
     });
   }
 
+  /**
+   * While the template layer is active the canvas is its own: the stage's listeners (a preview
+   * placed from a dialog) get "mousemove" and "mousedown"; otherwise the circle tool draws a
+   * circle by click and drag (the centre where the drag starts, the radius to where it ends,
+   * both snapped by the layer; Shift: not snapped) and creates it on release.
+   */
+  _listenForTemplates(canvasObj) {
+    const stageEvent = (ev) => ({ getLocalPosition: () => this.toScene(ev), stopPropagation: () => {}, shiftKey: ev.shiftKey,
+      button: ev.button, originalEvent: ev });
+    this.root.addEventListener("pointermove", (ev) => canvasObj.stage.emit("mousemove", stageEvent(ev)));
+    this.root.addEventListener("pointerdown", (ev) => {
+      if (canvasObj.activeLayer !== canvasObj.templates) return;
+      ev.stopPropagation();
+      if (ev.button !== 0) return;
+      if (canvasObj.stage.has("mousedown")) canvasObj.stage.emit("mousedown", stageEvent(ev));
+      else if (ui.controls?.tool?.name === "circle") this._dragCircle(ev);
+    }, true);
+    // A right click on the template layer is the layer's (a token there is not targeted).
+    this.root.addEventListener("contextmenu", (ev) => {
+      if (canvasObj.activeLayer !== canvasObj.templates) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      if (ev.target !== this.root) this.root.oncontextmenu?.(ev);
+    }, true);
+  }
+
+  _dragCircle(ev) {
+    const layer = this.canvas.templates;
+    const snap = (e) => (e.shiftKey ? this.toScene(e) : layer.getSnappedPoint(this.toScene(e)));
+    const origin = snap(ev);
+    const colour = game.user.color ?? "#2471a3";
+    const doc = new MeasuredTemplateDocument({ t: "circle", user: game.user.id, x: origin.x, y: origin.y, distance: 0, direction: 0,
+      fillColor: colour, borderColor: colour }, { parent: this.canvas.scene });
+    const preview = new MeasuredTemplate(doc);
+    const start = this.toScene(ev);
+    // Drawn once the pointer moves (a click, or the two of a double-click, redraws nothing).
+    const move = (e) => {
+      const at = this.toScene(e);
+      if (!layer.preview.children.includes(preview)) {
+        if (Math.hypot(at.x - start.x, at.y - start.y) < 6) return;
+        layer.preview.addChild(preview);
+      }
+      const p = snap(e);
+      const { size, distance } = this.canvas.grid;
+      doc.updateSource({ distance: Math.round((Math.hypot(p.x - origin.x, p.y - origin.y) / size) * distance * 100) / 100,
+        direction: Math.round(((Math.atan2(p.y - origin.y, p.x - origin.x) * 180) / Math.PI + 360) % 360) });
+      preview.refresh();
+    };
+    const up = async (e) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      move(e);
+      if (!layer.preview.children.includes(preview)) return;
+      layer.preview.removeChild(preview);
+      if (!(doc.distance > 0)) return;
+      try {
+        const { _id, ...data } = doc.toObject();
+        await this.canvas.scene.createEmbeddedDocuments("MeasuredTemplate", [data]);
+      } catch (err) {
+        ui.notifications.warn(err.message);
+      }
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+  }
+
   toScene(ev) {
     const pt = this.root.createSVGPoint();
     pt.x = ev.clientX;
@@ -286,15 +442,20 @@ export class SceneView {
     if (!this.templates) return;
     const { grid } = this.canvas;
     this.templates.innerHTML = "";
-    for (const doc of this.canvas.scene?.templates ?? []) {
+    this.root.classList.toggle("layer-templates", this.canvas.activeLayer === this.canvas.templates);
+    const previews = (this.canvas.templates?.preview.children ?? []).map((o) => o.document).filter(Boolean);
+    for (const doc of [...(this.canvas.scene?.templates ?? []), ...previews]) {
       if ((doc.t ?? "circle") !== "circle") continue;
+      const preview = previews.includes(doc);
       const r = ((doc.distance ?? 0) / grid.distance) * grid.size;
       const blast = doc.flags?.firefight?.blast ?? "";
-      const circle = svg("circle", { cx: doc.x, cy: doc.y, r, class: `template ${blast}`, "data-template-id": doc.id,
+      const circle = svg("circle", { cx: doc.x, cy: doc.y, r, class: `template ${blast}${preview ? " preview" : ""}`, "data-template-id": preview ? "" : doc.id,
         "data-blast": blast, fill: doc.fillColor ?? "#c0392b", stroke: doc.borderColor ?? "#c0392b" });
       // Double-click a template to remove it (its owner or a GM).
       circle.addEventListener("dblclick", () => {
+        if (preview) return;
         if (doc.isOwner) this.canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", [doc.id]);
+        else ui.notifications.warn(`${game.user.name} may not delete a template another user drew.`);
       });
       circle.append(svg("title"));
       circle.firstChild.textContent = `${doc.flags?.firefight?.label ?? ""} ${doc.distance} ${grid.units} (double-click to remove)`.trim();
@@ -428,6 +589,15 @@ export class Canvas {
     this.scene = null;
     this.grid = null;
     this.tokens = new TokenLayer(view);
+    this.templates = new TemplateLayer(view);
+    this.stage = new Stage();
+    this.app = { view: view.root };
+    this.activeLayer = this.tokens;
+  }
+  /** Canvas#canvasCoordinatesFromClient: a point of the window in scene coordinates. */
+  canvasCoordinatesFromClient({ x, y }) {
+    const p = this.view.toScene({ clientX: x, clientY: y });
+    return { x: p.x, y: p.y };
   }
   get dimensions() {
     const s = this.grid.size;
@@ -442,6 +612,7 @@ export class Canvas {
     for (const doc of scene.tokens) this.tokens.objects.set(doc.id, new Token(doc, this.tokens));
     this.view.attach(this);
     this.view.draw();
+    ui.controls?.render();
     this.ready = true;
     for (const hook of ["createMeasuredTemplate", "deleteMeasuredTemplate"]) Hooks.on(hook, () => this.view.drawTemplates());
     Hooks.on("createToken", (doc) => {

@@ -133,3 +133,64 @@ export class ChatLog {
     this.log.scrollTop = this.log.scrollHeight;
   }
 }
+
+/**
+ * ui.controls, the scene controls (a subset of v13's SceneControls): the layers' controls, each
+ * with its tools. "tokens" (Token Controls: select) and "templates" (Measurement Controls: the
+ * circle tool, dragged on the canvas: sandbox/foundry/canvas.mjs). `control` and `tool` are the
+ * active ones; `activate({control, tool})` switches, and activates that control's canvas layer.
+ * Firefight's own tools (getSceneControlButtons) are buttons under Shoot (sandbox/panel.mjs).
+ */
+export class SceneControls {
+  static CONTROLS = {
+    tokens: { name: "tokens", title: "Token Controls", icon: "⬤", layer: "tokens",
+      tools: { select: { name: "select", title: "Select Tokens", icon: "➤" } } },
+    templates: { name: "templates", title: "Measurement Controls", icon: "△", layer: "templates",
+      tools: { circle: { name: "circle", title: "Draw Circle Template", icon: "◯" } } },
+  };
+
+  constructor(container) {
+    this.container = container;
+    this.controls = this.constructor.CONTROLS;
+    this._tools = { tokens: "select", templates: "circle" };
+    this.element = null;
+  }
+  /** The active control: the one whose layer is the canvas's active layer. */
+  get control() {
+    const layer = globalThis.canvas?.activeLayer;
+    return Object.values(this.controls).find((c) => globalThis.canvas?.[c.layer] === layer) ?? this.controls.tokens;
+  }
+  get tool() {
+    const control = this.control;
+    return control.tools[this._tools[control.name]] ?? null;
+  }
+  activate({ control, tool } = {}) {
+    const c = this.controls[control ?? this.control.name];
+    if (!c) return;
+    if (tool && c.tools[tool]) this._tools[c.name] = tool;
+    canvas[c.layer].activate();
+    this.render();
+  }
+  render() {
+    if (!this.element) {
+      this.element = document.createElement("nav");
+      this.element.id = "scene-controls";
+      this.element.setAttribute("aria-label", "Scene controls");
+      this.container.append(this.element);
+    }
+    const active = this.control;
+    const button = (kind, item, pressed) => `<button type="button" class="ui-control ${kind}" data-${kind}="${escapeHTML(item.name)}"
+      aria-pressed="${pressed}" aria-label="${escapeHTML(item.title)}" title="${escapeHTML(item.title)}">${escapeHTML(item.icon)}</button>`;
+    this.element.innerHTML = `<menu class="scene-control-layers">${Object.values(this.controls).map((c) =>
+      `<li>${button("control", c, c === active)}</li>`).join("")}</menu>
+      <menu class="scene-control-tools">${Object.values(active.tools).map((tool) =>
+        `<li>${button("tool", tool, tool === this.tool)}</li>`).join("")}</menu>`;
+    for (const el of this.element.querySelectorAll("[data-control]")) {
+      el.addEventListener("click", () => this.activate({ control: el.dataset.control }));
+    }
+    for (const el of this.element.querySelectorAll("[data-tool]")) {
+      el.addEventListener("click", () => this.activate({ control: active.name, tool: el.dataset.tool }));
+    }
+    return this;
+  }
+}

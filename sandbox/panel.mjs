@@ -33,8 +33,22 @@ export function refreshPanel() {
   const hint = document.getElementById("shoot-hint");
   const engine = game.modules.get("firefight")?.api?.engine;
   button.disabled = !(a && b) || engine?.status === "failed";
-  hint.textContent = !a ? "Click the token who shoots." : !b ? "Right-click the token to shoot at."
-    : engine?.status === "ready" ? "Ready: choose weapon and options in the dialog." : "The engine is still starting; your shot will wait for it.";
+  hint.textContent = shootHint(a, b, engine);
+}
+
+/** What the Shoot button would do now; a failed engine first (the button is disabled then). */
+function shootHint(a, b, engine) {
+  if (!engine) return "The Firefight module did not start (see the top bar): nothing can be shot.";
+  if (engine.status === "failed") {
+    // The engine's own message (a failed boot, or too many restarts), as the Shoot dialog says it.
+    const why = engine.failure?.message ?? `The engine failed: ${engine.bootError ?? "unknown reason"}`;
+    return `${/[.!?…]$/.test(why) ? why : `${why}.`} Reload the page (↺ Reset), or press Shift+F with a shooter and a target for Try again.`;
+  }
+  if (!a) return "Click the token who shoots.";
+  if (!b) return "Right-click the token to shoot at.";
+  if (engine.status === "ready") return "Ready: choose weapon and options in the dialog.";
+  if (engine.status === "idle") return "The engine is stopped; your shot will start it.";
+  return "The engine is still starting; your shot will wait for it.";
 }
 
 function watchEngine() {

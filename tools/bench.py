@@ -1,19 +1,21 @@
-"""Print how fast the engine is, on CPython and in Pyodide under Node. Figures only, no limits.
+"""Print how fast the engine is: on CPython, in Pyodide under Node, then in the browser.
+Figures only, no limits.
 
     .venv/bin/python tools/bench.py [-n 2000] [--request FILE.json] [--quick]
     (make bench; needs make runtime)
 
-The figures of issue 17's table that need no browser: CPython resolves a second on each
-ruleset's example request (tests/engine/examples), exact odds computed afresh (cache cleared) and
-from the cache, percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache,
-the ruleset's resolver, the odds lookup, the result dict), the module zip's size,
-Pyodide's `import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
-engagements a second. Then, as before:
+Issue 17's figures: CPython resolves a second on each ruleset's example request
+(tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache,
+percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache, the
+ruleset's resolver, the odds lookup, the result dict), the module zip's size, Pyodide's
+`import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
+engagements a second. Then:
 
 Pyodide: cold boot (loadPyodide, then the runtime's wheels, then `import firefight.bridge`),
 the first `resolve` through the bridge (as the browser's first click pays it), the mean of
 later ones, and the Node process's peak RSS. CPython: import time, first resolve, mean per
-resolve over N seeded calls, and peak RSS.
+resolve over N seeded calls, and peak RSS. Last, the browser's figures (tools/bench_browser.py:
+the worker's boot and its memory snapshot, click -> card, the tab's memory).
 """
 
 from __future__ import annotations
@@ -375,8 +377,6 @@ def main() -> None:
           f"  (median {cpy['median_resolve']:.3f})")
     print(f"  resolve + html card          {cpy['resolve_and_card']:8.2f} ms")
     print(f"  peak RSS (python)            {cpy['peak_rss_kib'] / 1024:8.0f} MiB")
-    print("Not measured here (the worker's boot, the memory snapshot, click -> card p95 and the"
-          " tab's memory need the browser: see docs/building.md).")
     __import__("bench_browser").main([])  # the browser figures: tools/bench_browser.py
 
 

@@ -16,6 +16,9 @@ module at ``/PREFIX/modules/firefight/``), as Foundry's ``routePrefix`` option d
 served outside it. ``--wasm-mime TYPE`` is the Content-Type of ``.wasm`` files (Foundry's own
 server may not send ``application/wasm``; the engine must boot either way).
 ``--module DIR`` (repeatable) installs the module in DIR at ``/modules/<DIR's name>/``.
+``--firefight DIR`` serves Firefight from DIR instead of the repo (its files at
+``/modules/firefight/``, its compiled packs from ``DIR/packs/``): e.g. an unpacked
+``dist/firefight.zip``, as Foundry installs it in ``Data/modules/firefight/``.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ class Handler(SimpleHTTPRequestHandler):
     extensions_map = {**mimetypes.types_map, **TYPES}  # noqa: RUF012
     overrides: dict[str, Path] = {}  # noqa: RUF012
     modules: dict[str, Path] = {}  # noqa: RUF012  (--module: id -> folder)
+    firefight = REPO  # Firefight's folder (--firefight: an unpacked module zip)
     quiet = False
     prefix = ""  # "" or "/PREFIX" (no trailing slash)
     # pack name -> (signature of its files, JSON body); shared by the server's threads
@@ -120,7 +124,7 @@ class Handler(SimpleHTTPRequestHandler):
     def _tree(self, url_path: str) -> tuple[Path, str] | None:
         """(folder, path inside it) of a URL path below the prefix; None: no such module."""
         if (url_path + "/").startswith(MODULE_PREFIX):
-            return REPO, url_path[len(MODULE_PREFIX) :]
+            return self.firefight, url_path[len(MODULE_PREFIX) :]
         if url_path.startswith(MODULES_PREFIX):
             module_id, _, rest = url_path[len(MODULES_PREFIX) :].partition("/")
             folder = self.module_folder(module_id)
@@ -154,7 +158,7 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_error(HTTPStatus.NOT_FOUND, "no directory listings")
 
     def _send_pack(self, name: str) -> None:
-        pack = REPO / "packs" / name
+        pack = self.firefight / "packs" / name
         if not PACK_NAME.match(name) or name == "_source" or not (pack / "CURRENT").is_file():
             self.send_error(HTTPStatus.NOT_FOUND, f"no compiled pack packs/{name}")
             return
@@ -223,7 +227,18 @@ def main(argv: list[str] | None = None) -> None:
         help="install the module in DIR (it holds a module.json) at /modules/<DIR's name>/;"
         " repeatable (examples/<id>/ with a module.json are installed already)",
     )
+    parser.add_argument(
+        "--firefight", default=str(REPO), metavar="DIR",
+        help="serve Firefight from DIR (e.g. an unpacked dist/firefight.zip, named firefight/ as"
+        " the manifest's id) instead of the repository",
+    )
     args = parser.parse_args(argv)
+    firefight = Path(args.firefight).resolve()
+    if not (firefight / "module.json").is_file():
+        sys.exit(f"serve.py: --firefight {args.firefight}: no module.json in {firefight}")
+    if firefight != REPO and firefight.name != "firefight":
+        sys.exit(f"serve.py: --firefight {args.firefight}: the folder must be named firefight"
+                 " (a module's folder name is its id)")
     modules = {}
     for spec in args.module:
         folder = Path(spec).resolve()
@@ -239,7 +254,8 @@ def main(argv: list[str] | None = None) -> None:
         overrides[posixpath.normpath(url_path)] = Path(file).resolve()
     prefix = "/" + args.route_prefix.strip("/") if args.route_prefix.strip("/") else ""
     handler = type("FirefightHandler", (Handler,), {
-        "overrides": overrides, "modules": modules, "quiet": args.quiet, "prefix": prefix,
+        "overrides": overrides, "modules": modules, "firefight": firefight,
+        "quiet": args.quiet, "prefix": prefix,
         "extensions_map": {**Handler.extensions_map, ".wasm": args.wasm_mime},
     })
     try:

@@ -171,9 +171,10 @@ def open_sheet_from_directory(page: Any, name: str) -> Any:
 
 
 def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None,
-               *, lang: str | None = None) -> Table:
+               *, lang: str | None = None, system: str | None = None) -> Table:
     """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors,
-    as the GM or as `user`, in the client language `lang` (else English)."""
+    as the GM or as `user`, in the client language `lang` (else English), in a world of the
+    game system `system` (else the sandbox's default, worldbuilding)."""
     context = browser.new_context(viewport={"width": 1440, "height": 860})
     # Merged into the stored world settings (kept on a reload, as a world keeps them).
     settings = json.dumps({"firefight.ruleset": ruleset})
@@ -184,6 +185,7 @@ def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | N
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))
     who = f"&user={user.replace(' ', '%20')}" if user else ""
-    page.goto(f"{server}?pack={pack}{who}{f'&lang={lang}' if lang else ''}")
+    page.goto(f"{server}?pack={pack}{who}{f'&lang={lang}' if lang else ''}"
+              f"{f'&system={system}' if system else ''}")
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     return t

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -62,11 +63,17 @@ def test_referee_tools(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_readme_shows_the_screenshots_the_browser_tests_take() -> None:
-    # README: the dialog and a card, as tests/browser/test_table.py shoots them.
+    # Every picture the README shows (docs/screenshots/<name>.png) is one the README's walk
+    # takes (tests/browser/test_readme_walk.py: picture(page, element, "<name>"), saved as
+    # test-results/browser/readme-<name>.png), and the README says where it is written.
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    table_test = (root / "tests" / "browser" / "test_table.py").read_text(encoding="utf-8")
-    for picture, shot in (("dialog", "02-dialog"), ("card", "03-card")):
-        assert f"docs/screenshots/{picture}.png" in readme
-        assert (root / "docs" / "screenshots" / f"{picture}.png").stat().st_size > 10_000
-        assert f'shot("{shot}")' in table_test
+    walk = (root / "tests" / "browser" / "test_readme_walk.py").read_text(encoding="utf-8")
+    shown = re.findall(r"\(docs/screenshots/([^)/]+)\.png\)", readme)
+    taken = set(re.findall(r'\bpicture\(page, \w+, "([^"]+)"\)', walk))
+    assert shown, "the README shows no screenshot"
+    assert 'SHOTS / f"readme-{name}.png"' in walk  # SHOTS: tests/browser/conftest.py
+    for name in shown:
+        assert name in taken, f"the README shows docs/screenshots/{name}.png, which no test takes"
+        assert f"readme-{name}.png" in readme
+        assert (root / "docs" / "screenshots" / f"{name}.png").stat().st_size > 10_000

@@ -37,7 +37,9 @@ STEPS = [
     Step("worker (Chromium)", [str(BIN / "pytest"), "tests/pyodide"], pytest_like=True),
     Step("shim", ["node", "--test", "tests/shim/"]),
     # Two workers, each module's tests on one (its table fixture boots the engine once).
-    Step("browser", [str(BIN / "pytest"), "tests/browser", "-n", "2", "--dist", "loadfile"],
+    # --durations: the slowest tests, to keep the tier's two workers balanced (make test < 10 min).
+    Step("browser", [str(BIN / "pytest"), "tests/browser", "-n", "2", "--dist", "loadfile",
+                     "--durations", "12"],
          pytest_like=True),
 ]
 

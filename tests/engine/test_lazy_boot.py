@@ -1,0 +1,61 @@
+"""The boot imports only what the ready message and the ``hello`` need (issue 17, "Boot"):
+Jinja2 and the card templates come with the first card, the balance lab and the command line
+when used. (The time each saves: docs/building.md, "Boot levers".)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from _examples import IN_PYODIDE, example
+
+import firefight
+from firefight import registry
+
+# In a fresh interpreter: which modules the bridge's import, the hello and the first shot load.
+SCRIPT = """
+import json, sys
+from firefight import bridge
+loaded = lambda: sorted(m for m in {names!r} if m in sys.modules)
+seen = {{"import": loaded()}}
+assert json.loads(bridge.handle(json.dumps({{"op": "hello"}})))["ok"]
+seen["hello"] = loaded()
+reply = json.loads(bridge.handle(json.dumps({{"op": "resolve", "request": {request!r},
+                                             "entropy": [0.5] * 256}})))
+assert reply["ok"] and reply["value"]["html"], reply
+seen["shot"] = loaded()
+print(json.dumps(seen))
+"""
+LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli")
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="starts a fresh interpreter")
+def test_the_boot_and_the_hello_leave_the_cards_the_lab_and_the_cli_for_later() -> None:
+    script = SCRIPT.format(names=LATER, request=example("soe_rhino.json"))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["import"] == []
+    assert seen["hello"] == []
+    assert seen["shot"] == ["firefight.cards", "jinja2"]  # the first card
+
+
+def test_the_cards_are_still_the_packages_own() -> None:
+    from firefight import cards
+
+    assert firefight.render_card is cards.render_card
+    assert firefight.validate_result is cards.validate_result
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        firefight.no_such_thing  # noqa: B018 - the attribute read is the test
+
+
+def test_every_built_in_catalog_builds() -> None:
+    # The built-ins' catalogs are built by the hello, not at registration as well.
+    for ruleset in registry.all_rulesets():
+        if ruleset.catalog()["builtin"]:
+            assert ruleset.catalog()["id"] == ruleset.id
+    assert not [s for s in registry.plugin_status() if not s["ok"] and
+                s["name"] in {"soe", "percentile", "shock", "dpv"}]

@@ -67,6 +67,21 @@ class RuleRefusalError(FirefightError):
     code = "refused"
 
 
+def rule_error(ruleset: str, name: str, message: str, field: str, reason: str, /, *,
+               refused: bool = True, **params: Any) -> FirefightError:
+    """A ruleset's refusal (``refused``: the rules forbid it) or a request missing what a rule
+    needs, worded by the ruleset's lang keys ``FIREFIGHT.<ruleset>.error.<name>.message`` and
+    ``.field`` (the field's reason) with ``params``; the English ``message`` and ``reason`` stay
+    the fallback. The field at fault carries the lang key of its label where one is known."""
+    key = f"FIREFIGHT.{ruleset}.error.{name}"
+    extra: dict[str, Any] = {"key": f"{key}.field", "params": params}
+    label = label_key(re.split(r"[.\[]", field), ruleset)
+    if label:
+        extra["label_key"] = label
+    cls = RuleRefusalError if refused else FirefightError
+    return cls(message, fields=[(field, reason, extra)], key=f"{key}.message", params=params)
+
+
 def field_path(loc: Sequence[int | str]) -> str:
     """A validation error's location as the request spells it: ``targets[0].stats.hp``."""
     out = ""
@@ -150,6 +165,20 @@ def with_stat_labels(exc: FirefightError, ruleset: str) -> FirefightError:
         extra = dict(f[2]) if len(f) > 2 else {}
         key = label_key(re.split(r"[.\[]", f[0]), ruleset, stats=True)
         if key and "label_key" not in extra:
+            extra["label_key"] = key
+        fields.append((f[0], f[1], extra) if extra else (f[0], f[1]))
+    exc.fields = fields
+    return exc
+
+
+def with_item_labels(exc: FirefightError, ruleset: str) -> FirefightError:
+    """An error in an item's data: each field gets the lang key of its label on the item sheet,
+    ``FIREFIGHT.<id>.item.<top field>.label`` (``registry.item_schema``)."""
+    fields: list[FieldAtFault] = []
+    for f in exc.fields:
+        extra = dict(f[2]) if len(f) > 2 else {}
+        key = f"FIREFIGHT.{ruleset}.item.{re.split(r'[.[]', f[0])[0]}.label"
+        if key in strings("en") and "label_key" not in extra:
             extra["label_key"] = key
         fields.append((f[0], f[1], extra) if extra else (f[0], f[1]))
     exc.fields = fields

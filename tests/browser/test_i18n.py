@@ -353,3 +353,51 @@ def test_every_window_of_a_ruleset_speaks_german(
         assert t.errors == []
     finally:
         t.context.close()
+
+
+def test_a_refusal_and_an_item_error_read_in_german(german_table: Table) -> None:
+    """A rule's refusal (soe 2.3, Sniper fire needs a prone or supported position) in the odds
+    box and on firing, and a bad value on a weapon's Firefight tab: German, each field named by
+    its German label."""
+    t, page = german_table, german_table.page
+    t.reset()
+    t.token("Rifleman Aldo Ferri").click()
+    t.token("Lesser Venusian Rhino").click(button="right")
+    page.click("#shoot-button")
+    page.wait_for_function(SETTLED_JS, timeout=60000)
+    dialog = page.locator("dialog.application")
+    dialog.locator('select[name="opt.mode"]').select_option(label="Scharfschütze")
+    dialog.locator('select[name="opt.position"]').select_option(label="Stehend")
+    detail = dialog.locator("[data-odds-detail]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-firefight-odds]')?.classList.contains('error')",
+        timeout=60000)
+    position = dialog.locator('.form-group[data-field="position"] label').inner_text()
+    assert detail.inner_text() == (
+        f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein")
+    said = page.evaluate(SAID_JS)
+    page.click('dialog.application button[data-action="fire"]')
+    _answer(page, said)
+    note = page.locator("#notifications").inner_text()
+    assert "Scharfschützenfeuer braucht eine liegende oder aufgelegte Stellung" in note
+    assert _english_in(page.evaluate(WINDOW_TEXTS_JS, "#notifications")) == []
+    t.reset()
+    # The weapon's Firefight tab: its sheet's Items tab, a double-click on the rifle.
+    sheet = open_sheet_from_directory(page, "Rifleman Aldo Ferri")
+    sheet.locator('nav [data-tab="items"], nav [data-tab="inventory"]').click()
+    sheet.locator(".items-list .item", has_text="Cei-Rigotti rifle").dblclick()
+    item = page.locator("section.item-sheet", has_text="Cei-Rigotti rifle").last
+    item.locator("nav .firefight-tab").click()
+    tab = item.locator(".firefight-item")
+    tab.locator('[name="opt.damage"]').fill("99")
+    tab.locator('[data-firefight-action="item-save"]').click()
+    error = tab.locator("[data-firefight-error]")
+    error.wait_for()
+    label = tab.locator('.form-group:has([name="opt.damage"]) label').inner_text()
+    assert f"{label} — darf höchstens" in error.inner_text()
+    assert _not_german(page.evaluate(WINDOW_TEXTS_JS, "section.item-sheet .firefight-item"),
+                       _english_patterns()) == []
+    close = page.locator('section.sheet header [data-action="close"]')
+    while close.count():
+        close.first.click()
+    assert t.errors == []

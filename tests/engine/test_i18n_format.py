@@ -3,6 +3,7 @@ the verdict said once, sheet choices and validation errors with lang keys (en an
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -159,3 +160,70 @@ def test_every_field_an_action_dialog_offers_is_labelled_in_each_language() -> N
                     assert [k for k in keys if k not in strings(lang)] == [], (lang, name)
                 checked += 1
     assert checked >= 20
+
+
+_RAISED = ("FirefightError", "RuleRefusalError")
+_PLACE = re.compile(r"\{(\w+)(?::[^{}]*)?\}")
+
+
+def _rule_errors() -> tuple[list[str], list[tuple[str, str, set[str]]]]:
+    """Scan the rulesets' modules: (raises without a lang key, every ``rule_error`` call as
+    (ruleset, name, its parameters))."""
+    bare: list[str] = []
+    calls: list[tuple[str, str, set[str]]] = []
+    for path in sorted((REPO / "py/firefight/rulesets").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            where = f"{path.relative_to(REPO)}:{node.lineno}"
+            if node.func.id in _RAISED and not any(k.arg == "key" for k in node.keywords):
+                bare.append(where)
+            elif node.func.id == "rule_error":
+                ruleset, name = node.args[:2]
+                assert isinstance(ruleset, ast.Constant), where
+                assert isinstance(name, ast.Constant), where
+                calls.append((str(ruleset.value), str(name.value),
+                              {str(k.arg) for k in node.keywords if k.arg != "refused"}))
+    return bare, calls
+
+
+def test_every_error_a_ruleset_raises_is_worded_in_each_language() -> None:
+    """A rule's refusal ("... has no activations", "beyond maximum range") is shown at the table
+    in the client's language: each carries a key of its ruleset's lang files, message and field,
+    in en and de, whose placeholders are the parameters the error gives."""
+    bare, calls = _rule_errors()
+    assert bare == [], "raise these with errors.rule_error (a lang key)"
+    assert len(calls) >= 30
+    for ruleset, name, params in calls:
+        for part in ("message", "field"):
+            key = f"FIREFIGHT.{ruleset}.error.{name}.{part}"
+            for lang in LANGS:
+                assert key in strings(lang), (lang, key)
+                assert set(_PLACE.findall(strings(lang)[key])) <= params, (lang, key)
+
+
+def test_a_refusal_carries_its_key_and_reads_in_german(soe_request: dict[str, Any]) -> None:
+    soe_request["options"] = {"mode": "sniper", "position": "standing"}
+    error = firefight.resolve(soe_request)["error"]
+    assert error["code"] == "refused"
+    assert translate(error["key"], "en", **error["params"]) == error["message"]
+    assert translate(error["key"], "de", **error["params"]) == (
+        "Scharfschützenfeuer braucht eine liegende oder aufgelegte Stellung (soe 2.3)")
+    field = error["fields"][0]
+    assert field["label_key"] == "FIREFIGHT.soe.opt.position.label"
+    assert translate(field["key"], "de", **field["params"]) == (
+        "muss im Scharfschützenmodus liegend / aufgelegt sein")
+    soe_request["options"] = {"mode": "aimed"}
+    soe_request["weapon"]["max_range_m"] = 50.5
+    error = firefight.resolve(soe_request)["error"]
+    assert translate(error["key"], "en", **error["params"]) == error["message"]
+    assert translate(error["key"], "de", **error["params"]) == (
+        "100 m liegen jenseits der Höchstreichweite von Rifle (50,5 m)")
+
+
+def test_a_bad_item_field_names_its_item_sheet_label() -> None:
+    error = api.item("dpv", {"category": "weapon", "rof": 0, "effective_range_m": 30, "dpv": 1})
+    field = error["error"]["fields"][0]
+    assert field["field"] == "rof"
+    assert field["label_key"] == "FIREFIGHT.dpv.item.rof.label"
+    assert translate(field["key"], "de", **field["params"]) == "muss mindestens 1 sein"

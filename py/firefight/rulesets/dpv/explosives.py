@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from firefight.errors import FirefightError
+from firefight.errors import rule_error
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv import cards, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
@@ -81,8 +81,8 @@ def deviate(rec: Recorder, kind: str, range_m: float | None, indirect_range_m: f
 def resolve_deviation(request: DeviationRequest, rec: Recorder) -> None:
     kind = request.deviation or (request.weapon.deviation if request.weapon else None)
     if kind is None:
-        raise FirefightError("a deviation needs the weapon type",
-                             fields=[("deviation", "direct_fire, indirect_grenade, ...")])
+        raise rule_error("dpv", "deviation_type", "a deviation needs the weapon type",
+                         "deviation", "direct_fire, indirect_grenade, ...", refused=False)
     indirect = request.indirect_range_m or (request.weapon.indirect_range_m
                                             if request.weapon else None)
     found = deviate(rec, kind, request.range.metres() if request.range else None, indirect)
@@ -181,8 +181,10 @@ def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, inde
     who: dict[str, Any] = {"figure": index, "name": figure.name, "actor_id": figure.actor_id,
            "token_id": figure.token_id}
     if figure.distance_m is None:
-        raise FirefightError("each figure near an explosion needs its distance",
-                             fields=[(f"targets[{index}].distance_m", "metres from the blast")])
+        raise rule_error("dpv", "blast_distance",
+                         "each figure near an explosion needs its distance",
+                         f"targets[{index}].distance_m", "metres from the blast", refused=False,
+                         name=figure.name or f"#{index + 1}")
     distance = exact(figure.distance_m)
     vehicle = vehicle_of(figure)
     if vehicle is not None:
@@ -283,14 +285,14 @@ def missile_values(request: MissileRequest) -> tuple[int, Fraction, str]:
     homing = request.homing if request.homing is not None else (
         weapon.homing if weapon else None)
     if homing is None:
-        raise FirefightError("a missile needs its homing value",
-                             fields=[("weapon.homing" if weapon else "homing",
-                                      "the missile's homing value (a missile weapon has one)")])
+        raise rule_error("dpv", "missile_homing", "a missile needs its homing value",
+                         "weapon.homing" if weapon else "homing",
+                         "the missile's homing value (a missile weapon has one)", refused=False)
     ep = request.ep if request.ep is not None else (weapon.ep if weapon else None)
     if ep is None:
-        raise FirefightError("a missile needs its EP",
-                             fields=[("weapon.ep" if weapon else "ep",
-                                      "the missile's explosive power")])
+        raise rule_error("dpv", "missile_ep", "a missile needs its EP",
+                         "weapon.ep" if weapon else "ep", "the missile's explosive power",
+                         refused=False)
     return homing, exact(ep), request.name or (weapon.name if weapon else "")
 
 
@@ -444,15 +446,17 @@ def resolve_breach(request: BreachRequest, rec: Recorder) -> None:
         contact = exact(request.ep) * (tables().explosives["tamped_contact_factor"]
                                        if request.tamped else 1)
     else:
-        raise FirefightError("a breach needs the contact DPV or the charge's EP",
-                             fields=[("contact_dpv", "give contact_dpv or ep")])
+        raise rule_error("dpv", "breach_charge",
+                         "a breach needs the contact DPV or the charge's EP",
+                         "contact_dpv", "give contact_dpv or ep", refused=False)
     if request.armor_value is not None:
         av = exact(request.armor_value)
     elif request.material is not None:
         av = armor_value(request.material)
     else:
-        raise FirefightError("a breach needs the barrier's material or armor value",
-                             fields=[("material", "give material or armor_value")])
+        raise rule_error("dpv", "breach_barrier",
+                         "a breach needs the barrier's material or armor value",
+                         "material", "give material or armor_value", refused=False)
     penetration = contact / av
     diameter = penetration - exact(request.thickness_cm)
     breached = diameter > 0

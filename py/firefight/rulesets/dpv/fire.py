@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from firefight.errors import RuleRefusalError
+from firefight.errors import rule_error
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
@@ -53,10 +53,11 @@ def range_band(range_m: float, effective_m: float) -> str | None:
 def band_or_refuse(range_m: float, weapon: DpvWeapon) -> str:
     band = range_band(range_m, weapon.effective_range_m)
     if band is None:
-        limit = weapon.effective_range_m * 4
-        raise RuleRefusalError(
-            f"{range_m:g} m is beyond extreme range of {weapon.name or 'the weapon'} "
-            f"({limit:g} m)", fields=[("range", f"at most {limit:g} m (4 x effective)")])
+        limit, name = weapon.effective_range_m * 4, weapon.name or "the weapon"
+        raise rule_error("dpv", "beyond_extreme",
+                         f"{range_m:g} m is beyond extreme range of {name} ({limit:g} m)",
+                         "range", f"at most {limit:g} m (4 x effective)",
+                         range=f"{range_m:g}", name=name, limit=f"{limit:g}")
     return band
 
 
@@ -121,13 +122,16 @@ def aimed_spec(rec: Recorder, request: AttackRequest, band: str) -> tasks.TaskSp
 
 def check_shots(request: AttackRequest) -> None:
     if request.weapon.homing is not None:  # MISSILE PROCEDURE: not an aimed-fire task
-        raise RuleRefusalError(
-            f"{request.weapon.name or 'the weapon'} is a missile: fire it with the missile action",
-            fields=[("weapon.homing", "a missile hits on 1D10 under homing - evasive")])
-    if request.options.shots > request.weapon.rof:
-        raise RuleRefusalError(
-            f"{request.options.shots} shots exceed the rate of fire ({request.weapon.rof})",
-            fields=[("options.shots", f"at most the weapon's ROF, {request.weapon.rof}")])
+        name = request.weapon.name or "the weapon"
+        raise rule_error("dpv", "missile_fired",
+                         f"{name} is a missile: fire it with the missile action",
+                         "weapon.homing", "a missile hits on 1D10 under homing - evasive",
+                         name=name)
+    shots, rof = request.options.shots, request.weapon.rof
+    if shots > rof:
+        raise rule_error("dpv", "shots_over_rof",
+                         f"{shots} shots exceed the rate of fire ({rof})",
+                         "options.shots", f"at most the weapon's ROF, {rof}", shots=shots, rof=rof)
 
 
 def _cover(request: AttackRequest) -> Fraction:
@@ -232,19 +236,23 @@ def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[st
     weapon, moving = request.weapon, request.options.moving
     band = band_or_refuse(request.range.metres(), weapon)
     if weapon.afv is None:
-        raise RuleRefusalError(f"{weapon.name or 'the weapon'} has no AFV: no area fire",
-                               fields=[("weapon.afv", "area fire needs an AFV")])
-    if request.options.bursts > weapon.rof:
-        raise RuleRefusalError(
-            f"{request.options.bursts} bursts exceed the rate of fire ({weapon.rof})",
-            fields=[("options.bursts", f"at most the weapon's ROF, {weapon.rof}")])
+        name = weapon.name or "the weapon"
+        raise rule_error("dpv", "no_afv", f"{name} has no AFV: no area fire",
+                         "weapon.afv", "area fire needs an AFV", name=name)
+    bursts, rof = request.options.bursts, weapon.rof
+    if bursts > rof:
+        raise rule_error("dpv", "bursts_over_rof",
+                         f"{bursts} bursts exceed the rate of fire ({rof})",
+                         "options.bursts", f"at most the weapon's ROF, {rof}",
+                         bursts=bursts, rof=rof)
     if moving != "stationary":
         if weapon.rof == 1:
-            raise RuleRefusalError("weapons with ROF 1 cannot use moving area fire",
-                                   fields=[("options.moving", "stationary only for ROF 1")])
+            raise rule_error("dpv", "moving_rof1", "weapons with ROF 1 cannot use moving area fire",
+                             "options.moving", "stationary only for ROF 1")
         if band == "extreme":
-            raise RuleRefusalError("moving area fire cannot be performed at extreme range",
-                                   fields=[("options.moving", "stationary only at extreme")])
+            raise rule_error("dpv", "moving_extreme",
+                             "moving area fire cannot be performed at extreme range",
+                             "options.moving", "stationary only at extreme")
     read = band
     if moving == "trotting":
         read = bands()[min(bands().index(band) + 1, len(bands()) - 1)]
@@ -252,8 +260,9 @@ def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[st
             rec.note("trotting", SRC_MOVING, band_key=f"FIREFIGHT.dpv.band.{read}")
     factors = tables().combat["afv_factor"]
     if factors.get(weapon.kind, factors["default"])[read] is None:
-        raise RuleRefusalError(f"{weapon.kind} cannot employ area fire at extreme range",
-                               fields=[("range", "shotguns and flechette: not at extreme")])
+        raise rule_error("dpv", "area_extreme",
+                         f"{weapon.kind} cannot employ area fire at extreme range",
+                         "range", "shotguns and flechette: not at extreme", kind=weapon.kind)
     return band, read
 
 

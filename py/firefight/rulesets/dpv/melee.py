@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from firefight.errors import RuleRefusalError
+from firefight.errors import rule_error
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv import cards, odds, tasks, wounds
 from firefight.rulesets.dpv.data import chance, exact, tables
@@ -147,8 +147,9 @@ def _avoid_spec(rec: Recorder, request: MeleeRequest) -> tasks.TaskSpec | None:
 def throw_reach(stats: DpvStats, weight_kg: float | None) -> float:
     """2300ad FIRE COMBAT, "Thrown Weapons": Throw Range / object weight."""
     if stats.throw_range_m is None or weight_kg is None:
-        raise RuleRefusalError("a throw needs the thrower's Throw Range and the object's weight",
-                               fields=[("options.object_weight_kg", "and stats.throw_range_m")])
+        raise rule_error("dpv", "throw_needs",
+                         "a throw needs the thrower's Throw Range and the object's weight",
+                         "options.object_weight_kg", "and stats.throw_range_m")
     return stats.throw_range_m / weight_kg
 
 
@@ -164,8 +165,9 @@ def _thrown_spec(rec: Recorder, request: MeleeRequest) -> tuple[tasks.TaskSpec, 
     reach = throw_reach(request.attacker.stats, options.object_weight_kg)
     distance = request.range.metres() if request.range else 0.0
     if distance > reach:
-        raise RuleRefusalError(f"{distance:g} m is beyond the throw ({reach:g} m)",
-                               fields=[("range", f"at most {reach:g} m")])
+        raise rule_error("dpv", "throw_reach", f"{distance:g} m is beyond the throw ({reach:g} m)",
+                         "range", f"at most {reach:g} m", distance=f"{distance:g}",
+                         reach=f"{reach:g}")
     levels = 0 if distance <= reach / 2 else 1
     dm = 0
     if options.dm:

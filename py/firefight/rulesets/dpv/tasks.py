@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from firefight.errors import FirefightError
+from firefight.errors import rule_error
 from firefight.record import Recorder
 from firefight.rulesets.dpv import cards, odds
 from firefight.rulesets.dpv.data import chance, tables
@@ -230,8 +230,8 @@ def task_spec(rec: Recorder, request: DpvRequest, actor: DpvCombatant, options: 
     preset = _preset(options)
     base = options.difficulty or preset.get("difficulty")
     if base is None:
-        raise FirefightError("a task needs a difficulty or a preset",
-                             fields=[("options.difficulty", "choose a difficulty or a preset")])
+        raise rule_error("dpv", "task_difficulty", "a task needs a difficulty or a preset",
+                         "options.difficulty", "choose a difficulty or a preset", refused=False)
     levels = options.harder
     if options.harder:
         rec.note("harder", "2300ad DETERMINATION", levels=options.harder)

@@ -11,7 +11,7 @@ import re
 from functools import cache
 from typing import Any
 
-from firefight.errors import RuleRefusalError
+from firefight.errors import rule_error
 from firefight.record import Recorder
 from firefight.rulesets.dpv import cards
 from firefight.rulesets.dpv.models import InterfaceRequest, StutterwarpRequest, TravelRequest
@@ -66,11 +66,15 @@ def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
     base_text = t["times"][o.terrain][o.mode]
     kind, base = minutes(base_text)
     if kind in ("no", "na") or kind == "add":
-        reason = "impassable" if kind == "no" else "not_applicable"
-        raise RuleRefusalError(
-            f"{o.mode} travel over {o.terrain} is "
-            + ("impossible" if kind == "no" else "not given by the table"),
-            fields=[("options.terrain", f"{reason} for {o.mode} ({SRC_TRAVEL})")])
+        if kind == "no":
+            raise rule_error("dpv", "travel_impossible",
+                             f"{o.mode} travel over {o.terrain} is impossible", "options.terrain",
+                             f"impassable for {o.mode} ({SRC_TRAVEL})",
+                             mode=o.mode, terrain=o.terrain, source=SRC_TRAVEL)
+        raise rule_error("dpv", "travel_not_given",
+                         f"{o.mode} travel over {o.terrain} is not given by the table",
+                         "options.terrain", f"not_applicable for {o.mode} ({SRC_TRAVEL})",
+                         mode=o.mode, terrain=o.terrain, source=SRC_TRAVEL)
     per_hex = base or 0.0
     rows = [{"terrain": o.terrain, "printed": base_text, "minutes": base}]
     cells = [(f, t["times"][f][o.mode]) for f in o.features]
@@ -80,8 +84,9 @@ def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
     for feature, text in cells:
         f_kind, value = minutes(text)
         if f_kind == "no":
-            raise RuleRefusalError(f"{o.mode} cannot cross {feature}",
-                                   fields=[("options.features", f"{feature} is impassable")])
+            raise rule_error("dpv", "travel_feature", f"{o.mode} cannot cross {feature}",
+                             "options.features", f"{feature} is impassable",
+                             mode=o.mode, feature=feature)
         if f_kind == "na" or value is None:
             continue
         per_hex = per_hex + value if f_kind == "add" else value
@@ -105,9 +110,10 @@ def resolve_interface(request: InterfaceRequest, rec: Recorder) -> None:
     o = request.options
     row = t["interface"][o.direction].get(o.craft)
     if row is None:
-        raise RuleRefusalError(
-            f"{o.craft} is not listed for {o.direction.replace('_', ' ')}",
-            fields=[("options.craft", f"one of {', '.join(t['interface'][o.direction])}")])
+        direction, crafts = o.direction.replace("_", " "), ", ".join(t["interface"][o.direction])
+        raise rule_error("dpv", "interface_craft", f"{o.craft} is not listed for {direction}",
+                         "options.craft", f"one of {crafts}",
+                         craft=o.craft, direction=direction, crafts=crafts)
     values = dict(zip(t["interface_columns"], row, strict=True))
     rec.step("interface", "interface", kind="table", numbers=values,
              outcome="outcome.interface", source=SRC_INTERFACE, **values)

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from firefight.errors import FirefightError, RuleRefusalError
+from firefight.errors import rule_error
 from firefight.models import UNIT_METRES, Distance
 from firefight.record import Recorder
 from firefight.registry import Engagement, Face
@@ -56,11 +56,12 @@ def range_inches(request: PercentileAttackRequest) -> Fraction:
     if UNIT_METRES.get(units) == UNIT_METRES[RULES_INCH]:
         metres_per_inch = UNIT_METRES[RULES_INCH]
     elif settings.inch_equals is None:
-        raise FirefightError(
+        raise rule_error(
+            "percentile", "ground_scale",
             f"the scene is measured in {distance.units!r}, not inches: set the ground scale "
             "(how much ground one tabletop inch stands for)",
-            fields=[("settings.inch_equals", "required unless the range is in inches (\"in\")")],
-        )
+            "settings.inch_equals", "required unless the range is in inches (\"in\")",
+            refused=False, units=distance.units)
     else:
         metres_per_inch = settings.inch_equals * UNIT_METRES[settings.inch_units]
     inches = distance.metres() / metres_per_inch  # names range.units if the unit is unknown
@@ -95,11 +96,12 @@ def fire_plan(request: PercentileAttackRequest) -> FirePlan:
     declared = options.rounds is not None
     rounds = options.rounds if options.rounds is not None else weapon.magazine
     if rounds > weapon.magazine:
-        raise RuleRefusalError(
-            f"{rounds} rounds is more than {weapon.name or 'the weapon'} holds "
-            f"({weapon.magazine} per magazine)",
-            fields=[("options.rounds", f"at most the magazine capacity, {weapon.magazine}")],
-        )
+        name = weapon.name or "the weapon"
+        raise rule_error("percentile", "rounds_over_magazine",
+                         f"{rounds} rounds is more than {name} holds "
+                         f"({weapon.magazine} per magazine)",
+                         "options.rounds", f"at most the magazine capacity, {weapon.magazine}",
+                         rounds=rounds, name=name, magazine=weapon.magazine)
     # "Men firing automatic weapons roll D100 once to determine the result of each burst";
     # "bolt-action or semi-automatic weapons roll D100 ... of each round fired".
     burst = weapon.action == "automatic" and not options.single_shots
@@ -214,8 +216,9 @@ def kill_at(weapon_class: str, rounds: int, *, burst: bool,
     for row in kill.values():
         if weapon_class in row["classes"]:
             return rounds // row["divisor"], row["source"]
-    raise FirefightError(f"unknown weapon class {weapon_class!r}",
-                         fields=[("weapon.weapon_class", "no kill rule for this class")])
+    raise rule_error("percentile", "weapon_class", f"unknown weapon class {weapon_class!r}",
+                     "weapon.weapon_class", "no kill rule for this class", refused=False,
+                     weapon_class=weapon_class)
 
 
 def damage_multiplier(weapon_class: str, range_in: Fraction,

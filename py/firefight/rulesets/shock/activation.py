@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firefight.errors import RuleRefusalError
+from firefight.errors import rule_error
 from firefight.record import Recorder
 from firefight.rulesets.shock.data import PHASES
 from firefight.rulesets.shock.models import ChitUnit, DrawChitsRequest, PoolRequest, TurnUnit
@@ -131,16 +131,20 @@ def activation_pool(request: PoolRequest, rec: Recorder) -> None:
     unit, change = request.actor, request.options.change
     name = unit.name or "the unit"
     if unit.state not in IN_THE_FIGHT:
-        raise RuleRefusalError(f"{name} is {unit.state} and has no activations (shock SHOCK)",
-                               fields=[("actor.state", f"{unit.state}: no activations")])
+        raise rule_error("shock", "no_activations",
+                         f"{name} is {unit.state} and has no activations (shock SHOCK)",
+                         "actor.state", f"{unit.state}: no activations",
+                         name=name, state=unit.state)
     most = skill_level(unit.quality)
     pool = min(unit.pool, most)
     if change == "hold" and pool >= most:
-        raise RuleRefusalError(f"{name}'s pool is full: {pool} of {most}, its skill level",
-                               fields=[("actor.pool", f"at most {most} (skill level)")])
+        raise rule_error("shock", "pool_full",
+                         f"{name}'s pool is full: {pool} of {most}, its skill level",
+                         "actor.pool", f"at most {most} (skill level)",
+                         name=name, pool=pool, most=most)
     if change == "spend" and pool <= 0:
-        raise RuleRefusalError(f"{name} holds no activation to spend",
-                               fields=[("actor.pool", "0: nothing held")])
+        raise rule_error("shock", "pool_empty", f"{name} holds no activation to spend",
+                         "actor.pool", "0: nothing held", name=name)
     after = pool + (1 if change == "hold" else -1)
     rec.step("pool", f"pool_{change}", kind="info", numbers={"pool": after, "max": most},
              outcome=f"outcome.pool_{change}", source=POOL_SOURCE, **unit.who(0))

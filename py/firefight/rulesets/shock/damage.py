@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from firefight import house
-from firefight.errors import RuleRefusalError
+from firefight.errors import rule_error
 from firefight.models import Modifier
 from firefight.record import Recorder
 from firefight.rulesets.shock import to_hit
@@ -33,14 +33,21 @@ SEVERITY = "severity"  # the step id of the severity roll (a house-rule step)
 def check_attack_allowed(request: AttackRequest) -> None:
     state = request.attacker.stats.state
     if not can_act(state):
-        why = {"stunned": "is stunned and skips this turn (shock STUN)",
-               "shock": "is in shock and can no longer act (shock SHOCK)",
-               "dead": "is dead"}[state]
-        raise RuleRefusalError(f"{request.attacker.name or 'the attacker'} {why}",
-                               fields=[("attacker.stats.state", f"{state}: cannot attack")])
+        name, field = request.attacker.name or "the attacker", "attacker.stats.state"
+        if state == "stunned":
+            raise rule_error("shock", "attacker_stunned",
+                             f"{name} is stunned and skips this turn (shock STUN)",
+                             field, "stunned: cannot attack", name=name)
+        if state == "shock":
+            raise rule_error("shock", "attacker_shock",
+                             f"{name} is in shock and can no longer act (shock SHOCK)",
+                             field, "shock: cannot attack", name=name)
+        raise rule_error("shock", "attacker_dead", f"{name} is dead", field,
+                         f"{state}: cannot attack", name=name)
     if request.target.stats.state == "dead":
-        raise RuleRefusalError(f"{request.target.name or 'the target'} is already dead",
-                               fields=[("target.stats.state", "dead: nothing more to resolve")])
+        name = request.target.name or "the target"
+        raise rule_error("shock", "target_dead", f"{name} is already dead",
+                         "target.stats.state", "dead: nothing more to resolve", name=name)
 
 
 # --- Where it hits, and whether cover stops it --------------------------------------------------

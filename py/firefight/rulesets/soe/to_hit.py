@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from firefight.errors import FirefightError, RuleRefusalError
+from firefight.errors import rule_error
 from firefight.models import Modifier
 from firefight.record import Recorder
 from firefight.rulesets.soe import pretrauma
@@ -94,11 +94,12 @@ def visibility_modifier(level: str, settings: SoeSettings) -> tuple[int, str]:
     else:
         table, source = tables().table1["visibility"], "soe Table 1, \"Visibility\""
     if level not in table:
-        which = "Table 10" if settings.visibility_table == "table10" else "Table 1"
-        raise FirefightError(
-            f"visibility {level!r} is not a row of {which}, which this world uses",
-            fields=[("options.visibility", f"choose one of {', '.join(table)}")],
-        )
+        number = 10 if settings.visibility_table == "table10" else 1
+        raise rule_error(
+            "soe", "visibility_row",
+            f"visibility {level!r} is not a row of Table {number}, which this world uses",
+            "options.visibility", f"choose one of {', '.join(table)}", refused=False,
+            level=level, table=number, rows=", ".join(table))
     return table[level], source
 
 
@@ -106,23 +107,22 @@ def check_allowed(request: SoeAttackRequest, range_m: float) -> None:
     """The limits section 2.3 puts on a shot; a refused shot names the reason."""
     weapon, options = request.weapon, request.options
     if weapon.max_range_m is not None and range_m > weapon.max_range_m:
-        raise RuleRefusalError(
-            f"{range_m:g} m is beyond the maximum range of {weapon.name or 'the weapon'} "
-            f"({weapon.max_range_m:g} m)",
-            fields=[("range", f"at most {weapon.max_range_m:g} m for this weapon")],
-        )
+        name, most = weapon.name or "the weapon", f"{weapon.max_range_m:g}"
+        raise rule_error("soe", "beyond_max_range",
+                         f"{range_m:g} m is beyond the maximum range of {name} ({most} m)",
+                         "range", f"at most {most} m for this weapon",
+                         range=f"{range_m:g}", name=name, max=most)
     if options.mode == "sniper":
         if options.position != "prone":
-            raise RuleRefusalError(
-                "Sniper fire needs a prone or supported position (soe 2.3)",
-                fields=[("options.position", "must be prone / supported for Sniper mode")],
-            )
+            raise rule_error("soe", "sniper_position",
+                             "Sniper fire needs a prone or supported position (soe 2.3)",
+                             "options.position", "must be prone / supported for Sniper mode")
         long_range = tables().table1["long_range_m"]
         if range_m > long_range and not (weapon.scope and weapon.weapon_type == "rifle"):
-            raise RuleRefusalError(
-                f"Sniper fire beyond {long_range} m needs a rifle with a scope (soe 2.3)",
-                fields=[("weapon.scope", f"a scoped rifle is needed beyond {long_range} m")],
-            )
+            raise rule_error("soe", "sniper_scope",
+                             f"Sniper fire beyond {long_range} m needs a rifle with a scope "
+                             "(soe 2.3)", "weapon.scope",
+                             f"a scoped rifle is needed beyond {long_range} m", range=long_range)
 
 
 def _add(rec: Recorder, key: str, value: int, source: str, **params: Any) -> None:

@@ -231,11 +231,33 @@ export function actorFor(group) {
 }
 
 /** Whether a user owns the acting participant of a request (attacker, actor ...); true if none. */
-function ownsActing(request, user) {
+export function ownsActing(request, user) {
   const acting = actingParticipant(request);
   if (!acting || user?.isGM) return true;
   const actor = actorFor({ actorId: acting.actor_id, tokenId: acting.token_id });
   return Boolean(actor) && ownsToken({ actor }, user);
+}
+
+/**
+ * Pure given the lang files: a request field's name as the table shows it, by the engine's label
+ * keys (py/firefight/errors.py `label_key`): an option or setting, an actor's data, a weapon's
+ * item field, the range; with its path, which the referee may look for ("Damage (weapon.damage)").
+ */
+export function requestFieldLabel(ruleset, path, tr = t) {
+  const parts = String(path).split(/[.[\]]+/).filter(Boolean);
+  const at = (name) => (parts.indexOf(name) >= 0 ? parts[parts.indexOf(name) + 1] : undefined);
+  const option = parts[0] === "house" ? undefined : at("options") ?? at("settings"); // a house rule's: its own
+  const keys = [
+    option && `FIREFIGHT.${ruleset}.opt.${option}.label`,
+    at("stats") && `FIREFIGHT.${ruleset}.stat.${at("stats")}`,
+    parts[0] === "weapon" && parts[1] && `FIREFIGHT.${ruleset}.item.${parts[1]}.label`,
+    parts[0] === "range" && "FIREFIGHT.ui.apply.field.range",
+  ];
+  for (const key of keys.filter(Boolean)) {
+    const text = tr(key, "");
+    if (text) return `${text} (${path})`;
+  }
+  return String(path);
 }
 
 function flagsOf(message) {
@@ -516,7 +538,7 @@ export class Applier {
       const bad = await worldMismatch(this.engine, request, { actorFor: lookup, since: message.timestamp ?? 0 });
       if (bad) {
         throw this._refuse("changed_request", t("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
-          { field: bad.field, reason: bad.reason }), ctx);
+          { field: requestFieldLabel(request.ruleset, bad.field), reason: bad.reason }), ctx);
       }
     }
     const ruleset = ff.result.ruleset ?? ff.result.request?.ruleset;

@@ -2,10 +2,13 @@
 // data for the world's ruleset (flags.firefight.<ruleset>) as a form generated from the ruleset's
 // item schema for its category (the catalog's `items`), checked by the engine ("item") before it
 // is saved; a bad field is named. Only a user who may edit the item (its owner, a GM; not an item
-// of a locked compendium) gets inputs and buttons; anyone else reads it.
+// of a locked compendium) gets inputs and buttons; anyone else reads it. A weapon's magazine
+// (flags.firefight.ammo, ammo.mjs) is edited there too, in the core `Ammo` model's bounds (the
+// engine's `schema` op) and checked by the engine ("ammo") before it is saved.
 import { MODULE_ID } from "./config.mjs";
-import { t, fieldErrorsText } from "./i18n.mjs";
-import { escapeHTML, renderFields } from "./form.mjs";
+import { t, fieldErrorsText, errorText } from "./i18n.mjs";
+import { escapeHTML, renderFields, fieldsFromSchema, readForm } from "./form.mjs";
+import { rulesetSchema } from "./actions.mjs";
 import { rulesetInfo, catalogReady, currentRuleset } from "./catalog.mjs";
 import { flagUpdate } from "./apply.mjs";
 import { formFields, listLabels, placeTab, readData } from "./sheet.mjs";
@@ -51,8 +54,59 @@ export function itemSectionHTML(item, ruleset, forms, editable) {
     <p class="ff-item-category">${escapeHTML(t("FIREFIGHT.ui.item.category", "Kind of item"))}: ${escapeHTML(t(`FIREFIGHT.ui.item.categories.${data.category}`, data.category))}</p>
     ${readOnly}
     <div class="ff-sheet-form" data-ruleset="${escapeHTML(ruleset)}">${renderFields(fields, values)}${extraFieldsHTML(extras, data, listLabels())}</div>
+    ${data.category === "weapon" ? "<div data-firefight-item-ammo hidden></div>" : ""}
     <p class="ff-sheet-error" data-firefight-error hidden></p>
     ${editable ? `<button type="button" data-firefight-action="item-save"><i class="fa-solid fa-floppy-disk" aria-hidden="true"></i> ${escapeHTML(t("FIREFIGHT.ui.item.save", "Save Firefight data"))}</button>` : ""}`;
+}
+
+// --- a weapon's magazine ------------------------------------------------------------------------
+
+const AMMO_LABELS = {
+  capacity: () => t("FIREFIGHT.ui.ammo.capacity", "Capacity (rounds)"),
+  loaded: () => t("FIREFIGHT.ui.ammo.loaded", "Rounds loaded"),
+};
+
+/** Pure: the magazine's form fields from the core `Ammo` schema (its bounds), named `ammo.<field>`, both optional. */
+export function ammoFields(schema) {
+  return fieldsFromSchema({ ...schema, required: [] }, localize)
+    .map((f) => ({ ...f, name: `ammo.${f.name}`, label: AMMO_LABELS[f.name]?.() ?? f.label, nullable: true }));
+}
+
+/** Pure: the magazine's fieldset for an item's flags (empty inputs: not tracked). */
+export function ammoBoxHTML(fields, ammo) {
+  const values = Object.fromEntries(fields.map((f) => [f.name, ammo?.[f.name.slice(5)] ?? ""]));
+  return `<fieldset class="ff-item-ammo"><legend>${escapeHTML(t("FIREFIGHT.ui.ammo.magazine", "Magazine"))}</legend>
+    ${renderFields(fields, values)}
+    <p class="hint">${escapeHTML(t("FIREFIGHT.ui.ammo.untracked", "Leave both empty: the weapon's rounds are not counted."))}</p></fieldset>`;
+}
+
+/** Draw the magazine's fields into the tab once the engine's schema is known. -> its fields */
+async function fillAmmoBox(engine, root, item, ruleset, editable) {
+  const box = root.querySelector("[data-firefight-item-ammo]");
+  if (!box) return null;
+  const fields = ammoFields((await rulesetSchema(engine, ruleset)).ammo ?? {});
+  box.innerHTML = ammoBoxHTML(fields, item.flags?.[MODULE_ID]?.ammo);
+  box.hidden = false;
+  if (!editable) for (const el of box.querySelectorAll("input")) el.disabled = true;
+  return fields;
+}
+
+/**
+ * The magazine the form holds, checked by the engine: the item update for it ({} when the form
+ * has none yet, a removal when both are empty), or an error naming the item and the field.
+ */
+export async function ammoUpdate(engine, root, item, fields) {
+  if (!fields?.length || !root.querySelector("[data-firefight-item-ammo] input")) return {};
+  const read = readForm({ elements: { namedItem: (n) => root.querySelector(`[name="${CSS.escape(n)}"]`) } }, fields);
+  const data = Object.fromEntries(Object.entries(read).map(([k, v]) => [k.slice(5), v]));
+  if (!Object.keys(data).length) return item.flags?.[MODULE_ID]?.ammo ? { [`flags.${MODULE_ID}.-=ammo`]: null } : {};
+  try {
+    return { [`flags.${MODULE_ID}.ammo`]: (await engine.call("ammo", { data })).ammo };
+  } catch (err) {
+    const label = (path) => AMMO_LABELS[String(path)]?.() ?? "";
+    throw new Error(t("FIREFIGHT.ui.ammo.badMagazine", "{name}'s magazine is invalid: {reason}",
+      { name: item.name, reason: fieldErrorsText(err, label) || errorText(err) }), { cause: err });
+  }
 }
 
 function showError(root, text) {
@@ -75,11 +129,11 @@ export async function validateItem(engine, item, ruleset, data, schema) {
     return (await engine.call("item", { ruleset, data })).item;
   } catch (err) {
     throw new Error(t("FIREFIGHT.ui.item.badData", "{name}'s Firefight data is invalid: {reason}",
-      { name: item.name, reason: fieldErrorsText(err, (path) => fieldLabel(schema, path)) || err.message }), { cause: err });
+      { name: item.name, reason: fieldErrorsText(err, (path) => fieldLabel(schema, path)) || errorText(err) }), { cause: err });
   }
 }
 
-function wireItemSection(engine, root, item, ruleset, forms) {
+function wireItemSection(engine, root, item, ruleset, forms, ammo) {
   const on = (action, fn) => root.querySelectorAll(`[data-firefight-action="${action}"]`).forEach((el) =>
     el.addEventListener("click", async (ev) => {
       ev.preventDefault?.();
@@ -97,8 +151,9 @@ function wireItemSection(engine, root, item, ruleset, forms) {
     const before = item.flags?.[MODULE_ID]?.[ruleset] ?? {};
     const next = { ...readData(root, schema), category: before.category };
     const stored = await validateItem(engine, item, ruleset, next, schema);
+    const magazine = await ammoUpdate(engine, root, item, await ammo);
     showError(root, "");
-    await item.update(flagUpdate(ruleset, before, stored));
+    await item.update({ ...flagUpdate(ruleset, before, stored), ...magazine });
     ui.notifications?.info(t("FIREFIGHT.ui.item.saved", "{name}: Firefight data saved.", { name: item.name }));
   });
   on("item-init", async () => {
@@ -141,7 +196,11 @@ export function onRenderItemSheet(engine, sheet, html) {
     const forms = itemForms(ruleset);
     const editable = mayEdit(sheet, item);
     section.innerHTML = itemSectionHTML(item, ruleset, forms, editable);
-    if (editable) wireItemSection(engine, section, item, ruleset, forms);
+    const ammo = fillAmmoBox(engine, section, item, ruleset, editable).catch((err) => {
+      showError(section, err.message);
+      return null;
+    });
+    if (editable) wireItemSection(engine, section, item, ruleset, forms, ammo);
     else {
       const data = item.flags?.[MODULE_ID]?.[ruleset];
       if (data && forms[data.category]) wireLists(section, formFields(forms[data.category]).extras, listLabels());

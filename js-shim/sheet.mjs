@@ -54,7 +54,8 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
   const extra = extraFieldsHTML(extras, stats, listLabels());
   const armor = itemsByCategory(actor, ruleset, "armor").map((i) => `<li data-item-id="${escapeHTML(i.id)}">
       <label><input type="checkbox" data-firefight-action="sheet-equip"${i.flags?.[MODULE_ID]?.equipped ? " checked" : ""}${editable ? "" : " disabled"}> ${escapeHTML(i.name)}</label></li>`).join("");
-  const weapons = itemsByCategory(actor, ruleset, "weapon").map((i) => `<li data-item-id="${escapeHTML(i.id)}">${escapeHTML(i.name)}${ammoSheetHTML(i, editable)}</li>`).join("");
+  // The item's name opens its sheet (click, or Enter), as a Foundry sheet's item list does.
+  const weapons = itemsByCategory(actor, ruleset, "weapon").map((i) => `<li data-item-id="${escapeHTML(i.id)}"><a class="ff-item-name" role="button" tabindex="0" data-firefight-action="sheet-open-item">${escapeHTML(i.name)}</a>${ammoSheetHTML(i, editable)}</li>`).join("");
   const conditions = (ff.conditions ?? []).map((c, i) => `<li data-index="${i}">${escapeHTML(conditionText(c))}
       ${game.user?.isGM ? `<button type="button" class="ff-icon" data-firefight-action="sheet-clear-condition" aria-label="${escapeHTML(t("FIREFIGHT.ui.sheet.clear", "Clear"))}">✕</button>` : ""}</li>`).join("");
   const statuses = [...(actor.statuses ?? [])].map((s) => `<li class="ff-status">${escapeHTML(s)}</li>`).join("");
@@ -113,6 +114,12 @@ export async function validateStats(engine, actor, ruleset, stats) {
   }
 }
 
+/** An item of the actor's list: its sheet (ClientDocumentMixin#sheet), brought to the front. */
+function openItem(actor, el) {
+  const item = actor.items.get(el.closest("[data-item-id]")?.dataset.itemId);
+  item?.sheet?.render({ force: true });
+}
+
 function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
   const on = (action, fn) => root.querySelectorAll(`[data-firefight-action="${action}"]`).forEach((el) =>
     el.addEventListener(el.type === "checkbox" ? "change" : "click", async (ev) => {
@@ -158,6 +165,14 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
     const item = actor.items.get(el.closest("[data-item-id]").dataset.itemId);
     await withActor(actor, () => item?.update({ [`flags.${MODULE_ID}.equipped`]: el.checked }));
   });
+  on("sheet-open-item", async (ev, el) => openItem(actor, el));
+  for (const el of root.querySelectorAll('[data-firefight-action="sheet-open-item"]')) {
+    el.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter") return;
+      ev.preventDefault();
+      openItem(actor, el);
+    });
+  }
   on("sheet-reload", async (ev, el) => {
     const item = actor.items.get(el.closest("[data-item-id]").dataset.itemId);
     const after = item ? await reload(item) : null;

@@ -13,8 +13,14 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from firefight import house, i18n, registry
 from firefight.dice import Roller, make_source
-from firefight.errors import FirefightError, field_path, with_stat_labels
-from firefight.models import UNIT_METRES, Effect
+from firefight.errors import (
+    FirefightError,
+    error_field,
+    field_path,
+    with_item_labels,
+    with_stat_labels,
+)
+from firefight.models import UNIT_METRES, Ammo, Effect
 
 ErrorDict = dict[str, Any]
 _EFFECTS = TypeAdapter(list[Effect])
@@ -94,6 +100,7 @@ def schema(ruleset_id: str) -> dict[str, Any]:
             "settings": cat["settings"],
             "stats": cat["stats"],
             "actions": cat["options"],
+            "ammo": Ammo.model_json_schema(),  # a weapon's magazine (the item sheet's fields)
         }
 
     return _guarded(run)
@@ -125,7 +132,34 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
 def item(ruleset_id: str, data: dict[str, Any]) -> dict[str, Any]:
     """An item's data for a ruleset (``flags.firefight.<ruleset>``, its ``category`` picking the
     model) checked before the item sheet saves it: ``{"item": <the data to store>}``."""
-    return _guarded(lambda: {"item": registry.get(ruleset_id).validate_item(data)})
+
+    def run() -> dict[str, Any]:
+        ruleset = registry.get(ruleset_id)
+        try:
+            return {"item": ruleset.validate_item(data)}
+        except FirefightError as exc:  # the fields by their labels on the item sheet
+            raise with_item_labels(exc, ruleset.id) from None
+
+    return _guarded(run)
+
+
+def ammo(data: object) -> dict[str, Any]:
+    """A weapon item's magazine (``flags.firefight.ammo``) checked by the core ``Ammo`` model
+    before the item sheet saves it: ``{"ammo": <the magazine to store>}``."""
+
+    def run() -> dict[str, Any]:
+        try:
+            return {"ammo": Ammo.model_validate(data).model_dump()}
+        except ValidationError as exc:
+            # The model's one rule over both fields (loaded within the capacity) is loaded's.
+            whole = ("loaded",) if isinstance(data, dict) else ("ammo",)
+            fields = [error_field(e, loc=tuple(e["loc"]) or whole)
+                      for e in exc.errors(include_url=False)]
+            raise FirefightError(f"invalid magazine ({fields[0][0]}: {fields[0][1]})",
+                                 fields=fields, key="FIREFIGHT.error.invalid",
+                                 params={"count": len(fields)}) from None
+
+    return _guarded(run)
 
 
 def list_rulesets() -> list[dict[str, Any]]:

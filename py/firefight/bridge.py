@@ -169,6 +169,7 @@ OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "resolve": _resolve,
     "card": _card,
     "item": lambda m: api.item(str(m.get("ruleset")), m.get("data")),  # type: ignore[arg-type]
+    "ammo": lambda m: api.ammo(m.get("data")),
     "apply": lambda m: firefight.apply(str(m.get("ruleset")), m.get("stats"),  # type: ignore[arg-type]
                                        m.get("effects")),  # type: ignore[arg-type]
 }

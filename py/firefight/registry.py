@@ -339,8 +339,10 @@ def _house_registered(rule: house.HouseRule | None) -> None:
 house._LISTENERS.append(_house_registered)
 
 
-def _check(ruleset: Ruleset) -> None:
-    """A ruleset must declare what the core needs: fail at registration, not at the table."""
+def _check(ruleset: Ruleset, *, schemas: bool = True) -> None:
+    """A ruleset must declare what the core needs: fail at registration, not at the table.
+    ``schemas=False``: its catalog is not built here (a built-in's, which the engine tests
+    build; the ``hello`` builds it once more otherwise, issue 17 "Boot")."""
     rid = getattr(ruleset, "id", None)
     if not isinstance(rid, str) or not house.ID_PATTERN.match(rid):
         raise ValueError(f"ruleset id {rid!r}: lower-case letters, digits and _ (at most 40)")
@@ -352,11 +354,16 @@ def _check(ruleset: Ruleset) -> None:
         if not issubclass(act.request, ActionRequest):
             raise TypeError(f"ruleset {rid!r} action {act.name!r}: its request model must "
                              "subclass firefight.models.ActionRequest")
-    ruleset.catalog()  # its schemas must build
+    if schemas:
+        ruleset.catalog()  # its schemas must build
 
 
 def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
     _check(ruleset)
+    return _add(ruleset, replace=replace)
+
+
+def _add(ruleset: Ruleset, *, replace: bool) -> Ruleset:
     if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
         raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
     _RULESETS[ruleset.id] = ruleset
@@ -427,7 +434,8 @@ def _load() -> None:
     from firefight.rulesets import builtin
 
     for ruleset in builtin():
-        register(ruleset, replace=True)
+        _check(ruleset, schemas=False)
+        _add(ruleset, replace=True)
     rescan()
 
 

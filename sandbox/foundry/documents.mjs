@@ -8,6 +8,7 @@ import { deepClone, expandObject, getProperty, mergeObject, randomID, setPropert
 import { Hooks } from "./hooks.mjs";
 import { Roll } from "./dice.mjs";
 import * as net from "./net.mjs";
+import { itemSheetFor } from "./sheets.mjs";
 
 const OWNER = 3;
 
@@ -132,6 +133,10 @@ export class Document {
 
 export class Item extends Document {
   static documentName = "Item";
+  /** ClientDocumentMixin#sheet: the item's one sheet (the one a double-click opens). */
+  get sheet() {
+    return itemSheetFor(this);
+  }
   get actor() {
     return this.parent instanceof Actor ? this.parent : null;
   }

@@ -170,3 +170,22 @@ def test_a_forged_hidden_card_is_refused_by_the_gm(pair: Pair) -> None:
     reply = player.evaluate(FORGE_JS, {"request": flags["request"], "result": result})
     assert (reply["ok"], reply["code"]) == (False, "changed_result")
     assert gm.evaluate("() => game.messages.size") == before
+
+
+def test_a_hidden_card_for_a_token_the_player_does_not_own_is_refused(pair: Pair) -> None:
+    # As Apply (request.mjs ownsToken): a player's client cannot have the GM post a referee's
+    # card in the name of a token it does not own.
+    gm, player = pair.gm.page, pair.player.page
+    flags = gm.evaluate("""() => game.messages.contents.filter((m) => m.flags.firefight?.gm)
+        .at(-1).flags.firefight""")
+    other = player.evaluate("""() => canvas.tokens.placeables
+        .filter((t) => t.actor && !t.actor.isOwner)
+        .map((t) => ({token_id: t.document.uuid, actor_id: t.actor.id, name: t.name}))[0]""")
+    assert other
+    request = flags["request"]
+    acting = next(k for k, v in request.items() if isinstance(v, dict) and v.get("token_id"))
+    request[acting] = {**request[acting], **other}
+    before = gm.evaluate("() => game.messages.size")
+    reply = player.evaluate(FORGE_JS, {"request": request, "result": flags["result"]})
+    assert (reply["ok"], reply["code"]) == (False, "not_owner")
+    assert gm.evaluate("() => game.messages.size") == before

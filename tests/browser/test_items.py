@@ -68,6 +68,55 @@ def test_an_owner_edits_a_weapon_on_its_item_tab(gm: Table) -> None:
     assert gm.errors == []
 
 
+AMMO_JS = """([actor, item]) => game.actors.getName(actor).items
+    .find((i) => i.name.startsWith(item)).flags.firefight.ammo ?? null"""
+
+
+def test_a_referee_gives_a_weapon_a_magazine_from_the_actor_sheets_weapon_list(gm: Table) -> None:
+    """The weapon's name on the actor's Firefight tab opens its sheet (a click, or Enter), as a
+    Foundry sheet's item list does; its Firefight tab edits the magazine in the core Ammo
+    model's bounds, the engine refusing a bad one by the field's name."""
+    page = gm.page
+    sheet = open_sheet_from_directory(page, RIFLEMAN)
+    name = sheet.locator(".ff-sheet-weapons .ff-item-name", has_text=RIFLE)
+    name.focus()
+    page.keyboard.press("Enter")
+    item_sheet = page.locator("section.item-sheet", has_text=RIFLE).last
+    item_sheet.wait_for()
+    item_sheet.locator('[data-action="close"]').click()
+    item_sheet.wait_for(state="detached")
+    name.click()
+    item_sheet.wait_for()
+    item_sheet.locator("nav .firefight-tab").click()
+    tab = item_sheet.locator(".firefight-item")
+    capacity = tab.locator('[name="opt.ammo.capacity"]')
+    loaded = tab.locator('[name="opt.ammo.loaded"]')
+    assert (capacity.get_attribute("min"), loaded.get_attribute("min")) == ("1", "0")
+    assert capacity.input_value() == ""
+    assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) is None
+    capacity.fill("6")
+    loaded.fill("9")
+    tab.locator('[data-firefight-action="item-save"]').click()
+    error = tab.locator("[data-firefight-error]")
+    error.wait_for()
+    assert "Rounds loaded" in error.inner_text()
+    assert RIFLE in error.inner_text()
+    assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) is None
+    loaded.fill("6")
+    tab.locator('[data-firefight-action="item-save"]').click()
+    page.wait_for_function(f"(a) => ({AMMO_JS})(a)?.loaded === 6", arg=[RIFLEMAN, RIFLE])
+    assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) == {"capacity": 6, "loaded": 6}
+    sheet.locator(".ff-sheet-weapons li", has_text=RIFLE).filter(has_text="6/6").wait_for()
+    # Both emptied: the weapon's rounds are not counted any more.
+    tab = item_sheet.locator(".firefight-item")
+    tab.locator('[name="opt.ammo.capacity"]').fill("")
+    tab.locator('[name="opt.ammo.loaded"]').fill("")
+    tab.locator('[data-firefight-action="item-save"]').click()
+    page.wait_for_function(f"(a) => ({AMMO_JS})(a) === null", arg=[RIFLEMAN, RIFLE])
+    _close_all(page)
+    assert gm.errors == []
+
+
 def _drag_from_compendium(page: Any, pack: str, name: str, target: Any, **kw: Any) -> None:
     page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
     details = page.locator(f'.compendium-pack[data-pack="{pack}"]')
@@ -133,7 +182,7 @@ def test_delayed_injuries_are_rows_edited_by_keyboard(gm: Table) -> None:
 
 def test_a_player_reads_but_cannot_edit_an_item_they_do_not_own(server: str, browser: Any) -> None:
     # In a dnd5e world (its item sheets' render hook and tabs, js-shim/systems/dnd5e.mjs).
-    player = open_table(server, browser, "soe", "soe-actors&system=dnd5e", user="Player 1")
+    player = open_table(server, browser, "soe", "soe-actors", user="Player 1", system="dnd5e")
     try:
         page = player.page
         assert page.evaluate("() => game.system.id") == "dnd5e"

@@ -249,3 +249,54 @@ def test_place_a_charge_from_the_explosion_dialog(dpv_table: Table) -> None:
     assert victim["name"] in [f["name"] for f in request["targets"]]
     page.evaluate(CLEAR_JS)
     assert not dpv_table.errors
+
+
+RIFLE_AMMO_JS = """([shooter, ammo]) => {
+    const item = canvas.tokens.placeables.find((t) => t.name === shooter).actor.items
+        .find((i) => i.name === 'Assault rifle (house)');
+    return ammo === undefined ? item.flags.firefight.ammo ?? null
+        : item.update({'flags.firefight.ammo': ammo}).then(() => null);
+}"""
+
+
+def test_area_fire_at_a_placed_area_spends_its_rounds_and_a_short_burst_is_refused(
+        dpv_table: Table) -> None:
+    """2300 AD's area fire fires bursts x the weapon's RPB (3): from a five-round magazine one
+    burst leaves two; the next is refused before any dice, naming the rounds."""
+    page = dpv_table.page
+    page.evaluate(CLEAR_JS)
+    tokens = page.evaluate(TOKENS_JS)
+    shooter, aim = tokens[0], tokens[1]
+    page.evaluate(RIFLE_AMMO_JS, [shooter["name"], {"capacity": 5, "loaded": 5}])
+    _select_and_target(page, shooter["name"], [aim["name"]])
+    cx, cy = _client(page, aim["x"], aim["y"])
+    fire = page.locator("dialog.firefight-action-dialog")
+    for loaded, after in ((5, 2), (2, 2)):
+        page.evaluate("() => { game.modules.get('firefight').api.act('area_fire'); }")
+        fire.wait_for()
+        fire.locator('select[name="weapon"]').select_option(label="Assault rifle (house)")
+        line = fire.locator("[data-firefight-ammo]")
+        line.filter(has_text=f"{loaded}/5 · this shot fires 3").wait_for()
+        assert line.locator(".ff-short").count() == (loaded < 3)
+        count = page.evaluate(MESSAGES)
+        fire.locator('button[data-action="place"]').click()
+        if loaded >= 3:
+            page.locator("#scene .templates .template.preview").wait_for()
+            page.mouse.move(cx, cy)
+            page.mouse.click(cx, cy)
+            page.wait_for_function("(n) => game.messages.size > n", arg=count, timeout=20000)
+            result = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.result")
+            assert result["action"] == "area_fire"
+            assert result["outcome"]["rounds_fired"] == 3
+        else:
+            # Refused before the area is placed: no preview, no template, no card.
+            page.locator("#notifications .notification.error",
+                         has_text="has 2 of 5 rounds loaded; this shot fires 3").wait_for()
+            assert page.locator("#scene .templates .template.preview").count() == 0
+            assert page.evaluate(TEMPLATES_JS) == []
+            assert page.evaluate(MESSAGES) == count
+        page.wait_for_function(f"(a) => ({RIFLE_AMMO_JS})(a).loaded === {after}",
+                               arg=[shooter["name"]])
+        page.evaluate(CLEAR_JS)
+    page.evaluate(RIFLE_AMMO_JS, [shooter["name"], None])  # untracked again
+    assert not dpv_table.errors

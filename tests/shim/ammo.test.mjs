@@ -7,6 +7,7 @@ import {
   readAmmo, roundsOf, isShort, afterFiring, reloaded, countText, checkRounds, spendRounds, reload,
   AmmoRefusal, ammoLineHTML,
 } from "../../js-shim/ammo.mjs";
+import { ammoFields, ammoBoxHTML } from "../../js-shim/item-sheet.mjs";
 import { packDocs, fakeItem } from "./fakes.mjs";
 
 const withAmmo = (ammo, name = "Rifle") => ({ id: "it1", name, flags: { firefight: { ammo } } });
@@ -129,4 +130,19 @@ test("every percentile pack weapon carries its magazine, full", () => {
   for (const w of weapons) {
     assert.deepEqual(readAmmo(w), { capacity: w.flags.firefight.percentile.magazine, loaded: w.flags.firefight.percentile.magazine }, w.name);
   }
+});
+
+test("the item tab's magazine fields keep the core Ammo model's bounds, optional, by their own names", () => {
+  // The engine's schema op `ammo` (py/firefight/models.py Ammo).
+  const schema = { type: "object", required: ["capacity", "loaded"], properties: {
+    capacity: { type: "integer", minimum: 1, maximum: 10000, title: "Capacity" },
+    loaded: { type: "integer", minimum: 0, maximum: 10000, title: "Loaded" } } };
+  const fields = ammoFields(schema);
+  assert.deepEqual(fields.map((f) => [f.name, f.min, f.max, Boolean(f.required)]),
+    [["ammo.capacity", 1, 10000, false], ["ammo.loaded", 0, 10000, false]]);
+  const html = ammoBoxHTML(fields, { capacity: 6, loaded: 2 });
+  assert.match(html, /name="opt\.ammo\.capacity" value="6" min="1" max="10000"/);
+  assert.match(html, /name="opt\.ammo\.loaded" value="2" min="0"/);
+  // No magazine: both empty (not tracked).
+  assert.doesNotMatch(ammoBoxHTML(fields, undefined), /value="\d/);
 });

@@ -24,13 +24,68 @@ import { dragByHeader } from "./window.mjs";
 let zIndex = 50;
 let opened = 0;
 
-export class ActorSheetV2 {
-  constructor({ document } = {}) {
+/**
+ * What every sheet here shares (foundry.applications.api.DocumentSheetV2): a floating window over
+ * the board, raised when pressed, dragged by its header, with one tab group and a close button.
+ */
+class DocumentSheetV2 {
+  constructor(document, tab) {
     this.document = document;
     this.element = null;
     this.rendered = false;
-    this.tabGroups = { primary: "details" };
+    this.tabGroups = { primary: tab };
     this._offset = (opened++ % 5) * 28;
+  }
+
+  /** The window's element, made on the first render (`first`), raised to the top. */
+  _window(className, left, top) {
+    let el = this.element;
+    const first = !el || !el.isConnected;
+    if (first) {
+      el = document.createElement("section");
+      el.className = className;
+      el.id = this.id;
+      el.style.left = `${left + this._offset}px`;
+      el.style.top = `${top + this._offset}px`;
+      document.getElementById("dialogs").append(el);
+      this._listen(el);
+    }
+    el.style.zIndex = String(++zIndex);
+    this.element = el;
+    return { el, first };
+  }
+
+  changeTab(tab, group = "primary") {
+    this.tabGroups[group] = tab;
+    for (const el of this.element.querySelectorAll(`[data-group="${group}"][data-tab]`)) {
+      el.classList.toggle("active", el.dataset.tab === tab);
+    }
+  }
+
+  async close() {
+    this.rendered = false;
+    this.element?.remove();
+    return this;
+  }
+
+  /** Close, tabs, raise and drag; any other `data-action` goes to `onAction(action, target)`. */
+  _listen(el, onAction = () => {}) {
+    el.addEventListener("click", async (ev) => {
+      const target = ev.target.closest("[data-action]");
+      if (!target || !el.contains(target)) return;
+      const action = target.dataset.action;
+      if (action === "close") this.close();
+      else if (action === "tab") this.changeTab(target.dataset.tab, target.dataset.group);
+      else await onAction(action, target);
+    });
+    el.addEventListener("pointerdown", () => (el.style.zIndex = String(++zIndex)));
+    dragByHeader(el);
+  }
+}
+
+export class ActorSheetV2 extends DocumentSheetV2 {
+  constructor({ document } = {}) {
+    super(document, "details");
     for (const hook of ["updateActor", "createItem", "updateItem", "deleteItem"]) {
       Hooks.on(hook, (doc) => {
         const actor = doc?.documentName === "Item" ? doc.parent : doc;
@@ -75,48 +130,18 @@ export class ActorSheetV2 {
   }
 
   async render(_options = {}) {
-    let el = this.element;
-    if (!el || !el.isConnected) {
-      el = document.createElement("section");
-      el.className = "application sheet actor-sheet";
-      el.id = this.id;
-      el.style.left = `${120 + this._offset}px`;
-      el.style.top = `${70 + this._offset}px`;
-      document.getElementById("dialogs").append(el);
-      this._listen(el);
-    }
-    el.style.zIndex = String(++zIndex);
+    const { el } = this._window("application sheet actor-sheet", 120, 70);
     el.innerHTML = this._html();
-    this.element = el;
     this.rendered = true;
     Hooks.callAll("renderActorSheetV2", this, el, { actor: this.document, editable: this.document.isOwner }, {});
     return this;
   }
 
-  changeTab(tab, group = "primary") {
-    this.tabGroups[group] = tab;
-    for (const el of this.element.querySelectorAll(`[data-group="${group}"][data-tab]`)) {
-      el.classList.toggle("active", el.dataset.tab === tab);
-    }
-  }
-
-  async close() {
-    this.rendered = false;
-    this.element?.remove();
-    return this;
-  }
-
   _listen(el) {
-    el.addEventListener("click", async (ev) => {
-      const target = ev.target.closest("[data-action]");
-      if (!target || !el.contains(target)) return;
-      const action = target.dataset.action;
-      if (action === "close") this.close();
-      else if (action === "tab") this.changeTab(target.dataset.tab, target.dataset.group);
-      else if (action === "deleteItem") {
-        const id = target.closest("[data-item-id]").dataset.itemId;
-        await this.document.deleteEmbeddedDocuments("Item", [id]).catch((err) => ui.notifications.error(err.message));
-      }
+    super._listen(el, async (action, target) => {
+      if (action !== "deleteItem") return;
+      const id = target.closest("[data-item-id]").dataset.itemId;
+      await this.document.deleteEmbeddedDocuments("Item", [id]).catch((err) => ui.notifications.error(err.message));
     });
     // Double-click an item of the list: its sheet (as Foundry's actor sheets open an owned item's).
     el.addEventListener("dblclick", (ev) => {
@@ -125,7 +150,6 @@ export class ActorSheetV2 {
       const item = this.document.items.get(row.dataset.itemId);
       if (item) itemSheetFor(item).render({ force: true });
     });
-    el.addEventListener("pointerdown", () => (el.style.zIndex = String(++zIndex)));
     el.addEventListener("dragover", (ev) => {
       ev.preventDefault();
       el.classList.add("drop-target");
@@ -152,7 +176,6 @@ export class ActorSheetV2 {
         ui.notifications.error(err.message);
       }
     });
-    dragByHeader(el);
   }
 }
 
@@ -226,24 +249,14 @@ export class PartsActorSheet extends ActorSheetV2 {
   }
 
   async render(options = {}) {
-    let el = this.element;
-    const first = !el || !el.isConnected;
+    addPartsStyle();
+    const { el, first } = this._window("application sheet actor-sheet dnd5e2 actor standard-form character vertical-tabs", 120, 70);
     if (first) {
-      addPartsStyle();
-      el = document.createElement("section");
-      el.className = "application sheet actor-sheet dnd5e2 actor standard-form character vertical-tabs";
-      el.id = this.id;
-      el.style.left = `${120 + this._offset}px`;
-      el.style.top = `${70 + this._offset}px`;
       el.innerHTML = `<header class="window-header"><h1 class="window-title">${escapeHTML(this.document.name)}</h1>
         <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
         <div class="window-content"></div>`;
-      document.getElementById("dialogs").append(el);
-      this._listen(el);
       this.parts = {};
     }
-    el.style.zIndex = String(++zIndex);
-    this.element = el;
     const content = el.querySelector(".window-content");
     const wanted = first || !options.parts ? Object.keys(this.constructor.PARTS) : options.parts;
     for (const id of wanted) {
@@ -324,13 +337,9 @@ export function itemSheetFor(item) {
   return itemSheets.get(item);
 }
 
-export class ItemSheetV2 {
+export class ItemSheetV2 extends DocumentSheetV2 {
   constructor({ document } = {}) {
-    this.document = document;
-    this.element = null;
-    this.rendered = false;
-    this.tabGroups = { primary: "description" };
-    this._offset = (opened++ % 5) * 28;
+    super(document, "description");
     Hooks.on("updateItem", (doc) => {
       if (this.rendered && doc === this.document) this.render();
     });
@@ -369,75 +378,12 @@ export class ItemSheetV2 {
   }
 
   async render(_options = {}) {
-    let el = this.element;
-    const first = !el || !el.isConnected;
-    if (first) {
-      addItemStyle();
-      el = document.createElement("section");
-      el.className = "application sheet item-sheet";
-      el.id = this.id;
-      el.style.left = `${420 + this._offset}px`;
-      el.style.top = `${90 + this._offset}px`;
-      document.getElementById("dialogs").append(el);
-      this._listen(el);
-    }
-    el.style.zIndex = String(++zIndex);
+    const { el, first } = this._window("application sheet item-sheet", 420, 90);
     el.innerHTML = this._html();
-    this.element = el;
     this.rendered = true;
     const context = { document: this.document, item: this.document, editable: this.isEditable };
     for (const hook of ITEM_RENDER_HOOKS) Hooks.callAll(hook, this, el, context, { isFirstRender: first });
     return this;
   }
-
-  changeTab(tab, group = "primary") {
-    this.tabGroups[group] = tab;
-    for (const el of this.element.querySelectorAll(`[data-group="${group}"][data-tab]`)) {
-      el.classList.toggle("active", el.dataset.tab === tab);
-    }
-  }
-
-  async close() {
-    this.rendered = false;
-    this.element?.remove();
-    return this;
-  }
-
-  _listen(el) {
-    el.addEventListener("click", (ev) => {
-      const target = ev.target.closest("[data-action]");
-      if (!target || !el.contains(target)) return;
-      if (target.dataset.action === "close") this.close();
-      else if (target.dataset.action === "tab") this.changeTab(target.dataset.tab, target.dataset.group);
-    });
-    el.addEventListener("pointerdown", () => (el.style.zIndex = String(++zIndex)));
-    dragByHeader(el);
-  }
 }
 
-const ITEM_CSS = `
-section.item-sheet { position: fixed; width: 440px; max-height: 80vh; display: flex; flex-direction: column; background: #24262d; color: var(--text); border: 1px solid #555a66; border-radius: 10px; box-shadow: 0 16px 48px rgba(0,0,0,.6); }
-.item-sheet .window-header { display: flex; align-items: center; gap: 8px; padding: 8px 12px; background: #15161a; border-bottom: 1px solid var(--line); border-radius: 10px 10px 0 0; cursor: move; }
-.item-sheet .window-header .profile { width: 34px; height: 34px; border-radius: 6px; background: #0d0e10; }
-.item-sheet .window-title { flex: 1; margin: 0; font-size: 17px; }
-.item-sheet .header-control { background: none; border: 0; color: var(--muted); font-size: 16px; }
-.item-sheet .window-content { padding: 0 14px 12px; overflow-y: auto; }
-.item-sheet .sheet-tabs { display: flex; gap: 14px; border-bottom: 1px solid var(--line); margin-bottom: 10px; }
-.item-sheet .sheet-tabs .item { padding: 8px 2px; cursor: pointer; color: var(--muted); border-bottom: 2px solid transparent; }
-.item-sheet .sheet-tabs .item.active { color: var(--text); border-bottom-color: var(--accent); }
-.item-sheet .tab { display: none; }
-.item-sheet .tab.active { display: block; }
-.item-sheet .details { display: grid; grid-template-columns: 90px 1fr; gap: 4px 10px; margin: 0; font-size: 14px; }
-.item-sheet .details dd { margin: 0; }
-.item-sheet .form-group { display: flex; align-items: center; gap: 10px; margin: 4px 0; flex-wrap: wrap; }
-.item-sheet .form-group > label { flex: 0 0 42%; font-size: 14px; color: #cfcdc7; }
-.item-sheet .form-fields { flex: 1; display: flex; }
-.item-sheet button[data-firefight-action] { padding: 6px 10px; border-radius: 6px; border: 1px solid #9a4d0a; background: linear-gradient(#e8862b, #c9660f); color: #fff; font-weight: 600; }
-.item-sheet button.ff-icon { padding: 0 6px; background: none; border: 0; color: var(--muted); }
-`;
-
-function addItemStyle() {
-  if (document.getElementById("sandbox-item-sheet-style")) return;
-  const style = Object.assign(document.createElement("style"), { id: "sandbox-item-sheet-style", textContent: ITEM_CSS });
-  document.head.append(style);
-}

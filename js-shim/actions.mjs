@@ -11,7 +11,7 @@ import { MODULE_ID } from "./config.mjs";
 import { actingParticipant, combatant, weaponsOf, itemEntry, rulesetData, ownsToken, SELF_FIELDS } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef, choicesUnder } from "./form.mjs";
-import { t, numberText } from "./i18n.mjs";
+import { t, said, numberText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
@@ -20,7 +20,7 @@ import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
 import { wallCoverForPath } from "./cover.mjs";
 import { ask, Refusal } from "./relay.mjs";
 import { facesOfRoll } from "./dice.mjs";
-import { actorFor, ownsActing, resultHash, tokenDocument } from "./apply.mjs";
+import { actorFor, ownsActing, requestField, resultHash, tokenDocument } from "./apply.mjs";
 import { worldMismatch } from "./verify.mjs";
 import { placeButton, placeAndAct, placementFor } from "./template.mjs";
 import { AmmoRefusal, checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
@@ -554,29 +554,29 @@ const MAX_EXTRA_FLAGS_CHARS = 4096;
 export async function postHiddenForPlayer(engine, payload, sender) {
   const { request, result } = payload ?? {};
   if (!request || typeof request !== "object" || !result || typeof result !== "object") {
-    throw new Refusal("bad_request", t("FIREFIGHT.ui.apply.unknown", "no such Firefight message"));
+    throw new Refusal("bad_request", said("FIREFIGHT.ui.apply.unknown", "no such Firefight message"));
   }
   // As Apply: a player acts only with what they own (request.mjs ownsToken).
   if (!ownsActing(request, sender)) {
     const acting = actingParticipant(request);
-    throw new Refusal("not_owner", t("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
+    throw new Refusal("not_owner", said("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
       { user: sender?.name ?? "?", name: acting?.name ?? "?" }));
   }
   // The caller's extra flags (api.act's opts.flags) ride along only as small plain JSON.
   const extraText = payload.extra && typeof payload.extra === "object" ? JSON.stringify(payload.extra) : "{}";
   if (extraText.length > MAX_EXTRA_FLAGS_CHARS) {
-    throw new Refusal("too_large", t("FIREFIGHT.ui.relay.tooLarge", "the request is too large"));
+    throw new Refusal("too_large", said("FIREFIGHT.ui.relay.tooLarge", "the request is too large"));
   }
   const faces = rollDataFromResult(result).map((d) => Roll.fromData(d)).flatMap((r) => facesOfRoll(r));
   const replay = await engine.call("resolve", { request, faces, lang: cardLanguage() }).catch(() => null);
   if (!replay?.gm_html || resultHash(replay.result) !== resultHash(result)) {
-    throw new Refusal("changed_result", t("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"));
+    throw new Refusal("changed_result", said("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"));
   }
   const lookup = Object.assign((g) => actorFor(g), { tokenOf: tokenDocument });
   const bad = await worldMismatch(engine, request, { actorFor: lookup, since: Date.now() });
   if (bad) {
-    throw new Refusal("changed_request", t("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
-      { field: bad.field, reason: bad.reason }));
+    throw new Refusal("changed_request", said("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
+      { field: requestField(request.ruleset, bad.field), reason: bad.reason }));
   }
   // The speaker is the acting token (or actor) on this client's table, never the payload's word.
   const acting = actingParticipant(request);

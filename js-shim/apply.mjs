@@ -28,7 +28,7 @@
 import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
 import { stableStringify } from "./json.mjs";
-import { t, fieldErrorsText } from "./i18n.mjs";
+import { t, said, localize, fieldErrorsText } from "./i18n.mjs";
 import { actingParticipant, ownsToken } from "./request.mjs";
 import { statusPlan, setStatus, systemStatus } from "./systems/index.mjs";
 import { withActors } from "./writes.mjs";
@@ -242,8 +242,9 @@ export function ownsActing(request, user) {
  * Pure given the lang files: a request field's name as the table shows it, by the engine's label
  * keys (py/firefight/errors.py `label_key`): an option or setting, an actor's data, a weapon's
  * item field, the range; with its path, which the referee may look for ("Damage (weapon.damage)").
+ * A `said` text (i18n.mjs), for a refusal the player's client says in its language; else the path.
  */
-export function requestFieldLabel(ruleset, path, tr = t) {
+export function requestField(ruleset, path, tr = t) {
   const parts = String(path).split(/[.[\]]+/).filter(Boolean);
   const at = (name) => (parts.indexOf(name) >= 0 ? parts[parts.indexOf(name) + 1] : undefined);
   const option = parts[0] === "house" ? undefined : at("options") ?? at("settings"); // a house rule's: its own
@@ -255,7 +256,7 @@ export function requestFieldLabel(ruleset, path, tr = t) {
   ];
   for (const key of keys.filter(Boolean)) {
     const text = tr(key, "");
-    if (text) return `${text} (${path})`;
+    if (text) return said("FIREFIGHT.ui.apply.fieldPath", `${text} (${path})`, { label: said(key, String(path)), path: String(path) });
   }
   return String(path);
 }
@@ -404,7 +405,7 @@ export class Applier {
         throw err;
       }));
     onRequest("undo", (payload, sender) => {
-      if (!sender.isGM) throw this._refuse("not_gm", t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."), { userId: sender.id, messageId: payload.messageId });
+      if (!sender.isGM) throw this._refuse("not_gm", said("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."), { userId: sender.id, messageId: payload.messageId });
       return this.enqueue(() => this._undo(String(payload.messageId ?? ""), sender.id)).then(() => ({}));
     });
     onRequest("shoot", (payload, sender) => rollForPlayer(this.engine, this, payload, sender));
@@ -422,7 +423,7 @@ export class Applier {
    */
   _applyOnce(messageId, ctx) {
     if (this.inFlight.has(messageId)) {
-      return Promise.reject(this._refuse("in_flight", t("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), { ...ctx, messageId }));
+      return Promise.reject(this._refuse("in_flight", said("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), { ...ctx, messageId }));
     }
     this.inFlight.add(messageId);
     return this.enqueue(() => this._apply(messageId, ctx)).finally(() => this.inFlight.delete(messageId));
@@ -461,15 +462,16 @@ export class Applier {
     return { ok: false, code, reason: err?.message ?? String(err) };
   }
 
-  _refuse(code, text, { userId, messageId } = {}) {
+  _refuse(code, reason, { userId, messageId } = {}) {
     const who = game.users?.get?.(userId)?.name ?? userId ?? "?";
+    const text = localize(reason); // reason: text or a `said` text, which the requester says in its language
     // A refused relay request is logged and shown to the GM: it may be a forgery.
     console.warn(`Firefight | refused a request from ${who} for message ${messageId}: ${code} — ${text}`);
     if (userId && userId !== game.user?.id && !QUIET.has(code)) {
       ui.notifications?.warn(t("FIREFIGHT.ui.apply.refused", "Firefight refused a request from {user}: {reason}",
         { user: who, reason: text }));
     }
-    return new Refusal(code, text);
+    return new Refusal(code, reason);
   }
 
   /**
@@ -494,51 +496,51 @@ export class Applier {
     const message = game.messages.get(messageId);
     const ff = flagsOf(message);
     if (!message || !ff.result) {
-      throw this._refuse("unknown_message", t("FIREFIGHT.ui.apply.unknown", "no such Firefight message"), ctx);
+      throw this._refuse("unknown_message", said("FIREFIGHT.ui.apply.unknown", "no such Firefight message"), ctx);
     }
     const user = game.users?.get?.(userId) ?? null;
     if (!mayRequest(message, user)) {
-      throw this._refuse("not_author", t("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
+      throw this._refuse("not_author", said("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
     }
     // Where and how to apply (selected tokens, half / double / heal) is the GM's choice alone.
     if (!user?.isGM && (mode !== "targets" || variant !== "full" || tokens.length)) {
-      throw this._refuse("gm_choice", t("FIREFIGHT.ui.apply.gmChoice", "only a GM may apply a result to other tokens or scaled"), ctx);
+      throw this._refuse("gm_choice", said("FIREFIGHT.ui.apply.gmChoice", "only a GM may apply a result to other tokens or scaled"), ctx);
     }
     if (variant !== "full" && !hasHitPointDeltas(ff.result)) {
-      throw this._refuse("no_hit_points", t("FIREFIGHT.ui.apply.noHitPoints", "this result changes no hit points: it cannot be halved, doubled or healed"), ctx);
+      throw this._refuse("no_hit_points", said("FIREFIGHT.ui.apply.noHitPoints", "this result changes no hit points: it cannot be halved, doubled or healed"), ctx);
     }
     if (mode === "selected" && !tokens.length) {
-      throw this._refuse("none_selected", t("FIREFIGHT.ui.apply.noneSelected", "select the tokens to apply it to first"), ctx);
+      throw this._refuse("none_selected", said("FIREFIGHT.ui.apply.noneSelected", "select the tokens to apply it to first"), ctx);
     }
     if (!ownsActing(ff.result.request, user)) {
       const acting = actingParticipant(ff.result.request);
-      throw this._refuse("not_owner", t("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
+      throw this._refuse("not_owner", said("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
         { user: user?.name ?? userId, name: acting?.name ?? "?" }), ctx);
     }
     if (hash !== resultHash(ff.result)) {
-      throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
+      throw this._refuse("changed_result", said("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
     }
     // Applied or undone: the records on the actors say so (the message's flags are its author's).
     // After an undo only a GM may apply it again (redo); for a player a result is spent once.
     if (recordsOf(message).some((r) => r.rec && (!r.rec.undone || !user?.isGM))) {
-      throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+      throw this._refuse("already_applied", said("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
     }
     if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS && ff.applying.gm !== game.user.id) {
-      throw this._refuse("in_flight", t("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), ctx);
+      throw this._refuse("in_flight", said("FIREFIGHT.ui.apply.inFlight", "this result is being applied"), ctx);
     }
     // A player's result must follow from the request their client built (the message's
     // `request`), and that request must be the one the table gives; a GM's client built its own
     // from the table.
     const request = user?.isGM ? ff.result.request : ff.request;
     if (!(await this._replays(message, ff.result, request))) {
-      throw this._refuse("changed_result", t("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"), ctx);
+      throw this._refuse("changed_result", said("FIREFIGHT.ui.apply.dice", "the result does not follow from the message's dice"), ctx);
     }
     if (!user?.isGM) {
       const lookup = Object.assign((g) => actorFor(g), { tokenOf: tokenDocument });
       const bad = await worldMismatch(this.engine, request, { actorFor: lookup, since: message.timestamp ?? 0 });
       if (bad) {
-        throw this._refuse("changed_request", t("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
-          { field: requestFieldLabel(request.ruleset, bad.field), reason: bad.reason }), ctx);
+        throw this._refuse("changed_request", said("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
+          { field: requestField(request.ruleset, bad.field), reason: bad.reason }), ctx);
       }
     }
     const ruleset = ff.result.ruleset ?? ff.result.request?.ruleset;
@@ -549,12 +551,12 @@ export class Applier {
       throw this._refuse(err.code ?? "bad_choice", err.message, ctx);
     }
     if (!chosen.length) {
-      throw this._refuse("nothing_to_apply", t("FIREFIGHT.ui.apply.nothing", "this way the result changes nobody: nothing applied"), ctx);
+      throw this._refuse("nothing_to_apply", said("FIREFIGHT.ui.apply.nothing", "this way the result changes nobody: nothing applied"), ctx);
     }
     const groups = chosen.map((group) => ({ group, actor: actorFor(group) }));
     // A token chosen now may hold this result already (applied to it before, and not undone).
     if (groups.some(({ actor }) => { const rec = actor?.flags?.[MODULE_ID]?.applied?.[messageId]; return rec && !rec.undone; })) {
-      throw this._refuse("already_applied", t("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+      throw this._refuse("already_applied", said("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
     }
     for (const { group, actor } of groups) {
       if (!actor) {
@@ -687,10 +689,10 @@ export class Applier {
   }
 
   async _undo(messageId, userId) {
-    if (!game.users?.get?.(userId)?.isGM) throw new Refusal("not_gm", t("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."));
+    if (!game.users?.get?.(userId)?.isGM) throw new Refusal("not_gm", said("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."));
     const message = game.messages.get(messageId);
     const found = recordsOf(message).filter((r) => r.actor && r.rec && !r.rec.undone);
-    if (!message || !found.length) throw new Refusal("not_applied", t("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
+    if (!message || !found.length) throw new Refusal("not_applied", said("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
     return withActors(found.map((r) => r.actor), () => this._revert(message, found.map((r) => ({ ...r, rec: r.actor.flags[MODULE_ID].applied[messageId] })), userId));
   }
 
@@ -700,9 +702,9 @@ export class Applier {
     for (const { group, actor, rec } of found) {
       // The record must be the GM's, for this very result, and its `before` must be data that the
       // result's effects turn into its `after` (the engine says): never data a player supplied.
-      if (!rec || rec.undone) throw new Refusal("not_applied", t("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
+      if (!rec || rec.undone) throw new Refusal("not_applied", said("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
       if (!game.users?.get?.(rec.gm)?.isGM || rec.hash !== hash) {
-        throw new Refusal("forged_record", t("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
+        throw new Refusal("forged_record", said("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
       }
       if (rec.marker) continue; // no data of its own: it becomes a tombstone with the records
       const plan = await this._plan(actor, rec.ruleset, group.effects, message.id, rec.before ?? {}, rec.beforeConditions ?? null);
@@ -710,13 +712,13 @@ export class Applier {
       const touched = new Set(Object.keys(plan.out.statuses ?? {}).map((id) => systemStatus(id)).filter(Boolean));
       if (stableStringify(plan.out.stats) !== stableStringify(rec.after) || stableStringify(plan.conditions) !== stableStringify(rec.conditions ?? null)
         || Object.keys(rec.statuses ?? {}).some((id) => !touched.has(id))) {
-        throw new Refusal("forged_record", t("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
+        throw new Refusal("forged_record", said("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
       }
       // Undo restores the data from before, so it must be the latest change to each actor.
       const now = actor.flags?.[MODULE_ID]?.[rec.ruleset] ?? {};
       const nowConditions = actor.flags?.[MODULE_ID]?.conditions ?? null;
       if (stableStringify(now) !== stableStringify(rec.after) || stableStringify(nowConditions) !== stableStringify(rec.conditions ?? null)) {
-        throw new Refusal("changed_since", t("FIREFIGHT.ui.apply.changedSince",
+        throw new Refusal("changed_since", said("FIREFIGHT.ui.apply.changedSince",
           "{name} has changed since this result was applied: undo the later results first.", { name: rec.name }));
       }
     }

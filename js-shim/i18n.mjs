@@ -48,7 +48,14 @@ export function t(key, fallback = key, data = undefined) {
   const i18n = globalThis.game?.i18n;
   let text = i18n ? i18n.localize(key) : key;
   if (!text || text === key) text = fallback;
-  return data ? fill(text, data) : text;
+  return data ? fill(text, spoken(data)) : text;
+}
+
+/** Params with each `said` text among them (an engine error's stand-in name, errors.py `named`) said here. */
+function spoken(data) {
+  const out = { ...data };
+  for (const [k, v] of Object.entries(out)) if (v && typeof v === "object" && typeof v.key === "string") out[k] = localize(v);
+  return out;
 }
 
 /**
@@ -71,4 +78,25 @@ export function errorText(err) {
   const { key, params } = err?.key ? err : err?.error ?? {}; // an EngineError keeps the reply in .error
   if (key) return t(key, err.message ?? "", params ?? {});
   return err?.message ?? String(err);
+}
+
+/**
+ * Pure: a text to localize later, on another client (a relayed refusal): {key, fallback, params};
+ * a param may itself be one (a field's label), localized with it.
+ */
+export function said(key, fallback, params = {}) {
+  return { key, fallback, params };
+}
+
+const MAX_SAID_DEPTH = 3;
+
+/** A `said` text (or plain text) in this client's language; `fallback` if the key is unknown here. */
+export function localize(text, depth = 0) {
+  if (!text || typeof text !== "object") return String(text ?? "");
+  const params = {};
+  for (const [k, v] of Object.entries(text.params ?? {})) {
+    if (!v || typeof v !== "object") params[k] = v;
+    else params[k] = depth < MAX_SAID_DEPTH ? localize(v, depth + 1) : String(v.fallback ?? "");
+  }
+  return t(String(text.key ?? ""), String(text.fallback ?? text.key ?? ""), params);
 }

@@ -6,7 +6,7 @@
 // that id: manuelVo/foundryvtt-socketlib src/socketlib.js). A request is answered only by the
 // active GM; a reply is accepted only from a GM (as socketlib's `_isResponseSenderValid`).
 import { MODULE_ID } from "./config.mjs";
-import { t } from "./i18n.mjs";
+import { t, said, localize } from "./i18n.mjs";
 
 export const SOCKET = `module.${MODULE_ID}`;
 export const REPLY_TIMEOUT_MS = 60000;
@@ -22,11 +22,19 @@ export function isActiveGM() {
   return Boolean(game.user?.isGM) && (!active || active.id === game.user.id);
 }
 
-/** A refusal with a code, shown to the requester as its message. */
+/**
+ * A refusal with a code, shown to the requester as its message: text, or a `said` text
+ * (i18n.mjs), which goes back with its key and params for the requester to say in its language.
+ */
 export class Refusal extends Error {
   constructor(code, message) {
-    super(message);
+    const keyed = message && typeof message === "object" ? message : null;
+    super(keyed ? localize(keyed) : String(message ?? ""));
     this.code = code;
+    if (keyed) {
+      this.key = keyed.key;
+      this.params = keyed.params ?? {};
+    }
   }
 }
 
@@ -38,9 +46,35 @@ export function onRequest(type, fn) {
   handlers.set(type, fn);
 }
 
-/** The reply of a failed handler: {ok: false, code, reason}. */
+/** The reply of a failed handler: {ok: false, code, reason, key?, params?} (reason: this client's text). */
 function failure(err) {
-  return { ok: false, code: err?.code ?? "error", reason: err?.message ?? String(err) };
+  const out = { ok: false, code: err?.code ?? "error", reason: err?.message ?? String(err) };
+  // A Refusal's words, or an engine error's (engine.mjs EngineError keeps the engine's reply in .error).
+  const keyed = err instanceof Refusal ? err : err?.error;
+  if (typeof keyed?.key === "string") Object.assign(out, { key: keyed.key, params: keyed.params ?? {} });
+  return out;
+}
+
+// What a GM's reply may name: a Firefight lang key; params small plain values or `said` texts.
+const REPLY_KEY = /^FIREFIGHT\.[\w.-]{1,200}$/;
+const MAX_REPLY_PARAMS = 20;
+
+function replyParams(params, depth = 0) {
+  if (!params || typeof params !== "object" || Array.isArray(params)) return {};
+  const out = {};
+  for (const [k, v] of Object.entries(params).slice(0, MAX_REPLY_PARAMS)) {
+    if (typeof v === "number" || typeof v === "string") out[k] = typeof v === "string" ? v.slice(0, 1000) : v;
+    else if (v && typeof v === "object" && depth < 2 && typeof v.key === "string" && REPLY_KEY.test(v.key)) {
+      out[k] = said(v.key, String(v.fallback ?? ""), replyParams(v.params, depth + 1));
+    }
+  }
+  return out;
+}
+
+/** Pure given the lang files: a reply with its reason in this client's language (from its key), else as sent. */
+export function localReply(reply) {
+  if (!reply || typeof reply !== "object" || reply.ok || typeof reply.key !== "string" || !REPLY_KEY.test(reply.key)) return reply;
+  return { ...reply, reason: localize(said(reply.key, String(reply.reason ?? ""), replyParams(reply.params))) };
 }
 
 /** Listen on the module socket (once game.socket exists). */
@@ -65,7 +99,7 @@ async function receive(data, senderId) {
     }
     pending.delete(data.requestId);
     clearTimeout(entry.timer);
-    entry.resolve(data.reply ?? { ok: false, code: "bad_reply", reason: "no reply" });
+    entry.resolve(localReply(data.reply) ?? { ok: false, code: "bad_reply", reason: "no reply" });
     return;
   }
   const fn = handlers.get(data.type);
@@ -73,7 +107,7 @@ async function receive(data, senderId) {
   const sender = game.users?.get?.(senderId) ?? null;
   let reply;
   if (!sender) {
-    reply = failure(new Refusal("unknown_sender", t("FIREFIGHT.ui.relay.unknownSender", "the request names no known sender")));
+    reply = failure(new Refusal("unknown_sender", said("FIREFIGHT.ui.relay.unknownSender", "the request names no known sender")));
   } else {
     reply = await Promise.resolve().then(() => fn(data.payload ?? {}, sender))
       .then((value) => ({ ok: true, ...(value && typeof value === "object" ? value : {}) }), failure);

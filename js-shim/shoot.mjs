@@ -4,7 +4,7 @@ import { buildRequest, weaponsOf, rangeFromMeasure, rulesetData, ownsToken, toke
 import { rollDataFromResult, EntropyStream } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, choicesUnder, oddsBreakdown, percentText } from "./form.mjs";
 import { EngineError } from "./engine.mjs";
-import { t, fieldErrorsText, errorText, numberText } from "./i18n.mjs";
+import { t, said, localize, fieldErrorsText, errorText, numberText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres, gmRollsShots } from "./settings.mjs";
 import { Refusal, ask } from "./relay.mjs";
 import { currentRuleset, houseRules, tableFeatures } from "./catalog.mjs";
@@ -349,31 +349,31 @@ function tokenAt(address) {
  * options}), rollMode} -> {messageId}
  */
 export async function rollForPlayer(engine, applier, payload, sender) {
-  const refuse = (code, text) => {
-    console.warn(`Firefight | refused a shot from ${sender.name}: ${code} — ${text}`);
-    return new Refusal(code, text);
+  const refuse = (code, reason) => { // reason: text or a `said` text, which the player says in its language
+    console.warn(`Firefight | refused a shot from ${sender.name}: ${code} — ${localize(reason)}`);
+    return new Refusal(code, reason);
   };
-  if (!gmRollsShots()) throw refuse("gm_rolls_off", t("FIREFIGHT.ui.gmRolls.off", "The GM's client does not roll players' shots in this world."));
+  if (!gmRollsShots()) throw refuse("gm_rolls_off", said("FIREFIGHT.ui.gmRolls.off", "The GM's client does not roll players' shots in this world."));
   const ruleset = currentRuleset();
   const a = tokenAt(payload.attacker);
   const b = tokenAt(payload.target);
-  if (!a || !b) throw refuse("unknown_token", t("FIREFIGHT.ui.gmRolls.noToken", "the shooter or the target is not on the scene the GM views"));
-  if (a === b) throw refuse("self_target", t("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
+  if (!a || !b) throw refuse("unknown_token", said("FIREFIGHT.ui.gmRolls.noToken", "the shooter or the target is not on the scene the GM views"));
+  if (a === b) throw refuse("self_target", said("FIREFIGHT.ui.error.selfTarget", "A token cannot shoot itself."));
   if (!ownsToken(a, sender)) {
-    throw refuse("not_owner", t("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: a.name ?? "?" }));
+    throw refuse("not_owner", said("FIREFIGHT.ui.error.notOwner", "You do not own {name}: act only with your own tokens.", { name: a.name ?? "?" }));
   }
   const weaponItem = weaponsOf(a.actor, ruleset).find((w) => w.id === payload.weapon);
-  if (!weaponItem) throw refuse("not_weapon", t("FIREFIGHT.ui.gmRolls.weapon", "{name} carries no such weapon", { name: a.name }));
+  if (!weaponItem) throw refuse("not_weapon", said("FIREFIGHT.ui.gmRolls.weapon", "{name} carries no such weapon", { name: a.name }));
   // The options are the player's choice: only the dialog's fields (the engine checks their values).
   const fields = fieldsFromSchema(await optionsSchema(engine, ruleset), (k) => k);
   const known = new Set(fields.map((f) => f.name));
   const options = payload.options && typeof payload.options === "object" && !Array.isArray(payload.options) ? payload.options : {};
   const extra = Object.keys(options).find((k) => !known.has(k));
-  if (extra) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: `options.${extra}` }));
+  if (extra) throw refuse("unknown_option", said("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: `options.${extra}` }));
   // The house rules: the world's, for this ruleset; the player chose only their dialog fields.
   const rules = houseRules(ruleset, "attack");
   const badHouse = unknownHouseOption(payload.house, rules);
-  if (badHouse) throw refuse("unknown_option", t("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: badHouse }));
+  if (badHouse) throw refuse("unknown_option", said("FIREFIGHT.ui.gmRolls.option", "{field} is not an option of this shot", { field: badHouse }));
   const house = houseRequest(rules, payload.house ?? {}, houseSettings);
   const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range: measureRange(a, b), options,
     settings: rulesetSettings(ruleset), house, tables: actionTables(ruleset, "attack") });

@@ -10,7 +10,7 @@
 // data in the request may be its current data or any data an apply record on it says it had
 // since shortly before the message was posted (apply.mjs keeps those records on the actor).
 import { MODULE_ID } from "./config.mjs";
-import { t } from "./i18n.mjs";
+import { said, localize } from "./i18n.mjs";
 import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant, itemsOf } from "./request.mjs";
 import { stableStringify } from "./json.mjs";
 import { rulesetSettings, houseSettings } from "./settings.mjs";
@@ -66,10 +66,12 @@ export function knownStates(actor, ruleset, since = 0) {
   return states;
 }
 
+/** A field that does not match, and why: a `said` text (i18n.mjs), said by whoever shows it. */
 class Mismatch extends Error {
   constructor(field, reason) {
-    super(reason);
+    super(localize(reason));
     this.field = field;
+    this.reason = reason;
   }
 }
 
@@ -78,19 +80,19 @@ function checkParticipantData(path, p, actor, ruleset, since) {
   const states = knownStates(actor, ruleset, since);
   if (p.stats !== undefined) {
     if (!states.some((s) => same(s, p.stats))) {
-      throw new Mismatch(firstDifference(states[0], p.stats, `${path}.stats`), t("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
+      throw new Mismatch(firstDifference(states[0], p.stats, `${path}.stats`), said("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
     }
     return;
   }
   const fits = (s) => Object.keys(s).every((k) => !(k in p) || same(s[k], p[k]));
   if (!states.some(fits)) {
     const k = Object.keys(states[0]).find((key) => key in p && !same(states[0][key], p[key]));
-    throw new Mismatch(`${path}.${k}`, t("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
+    throw new Mismatch(`${path}.${k}`, said("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: actor.name }));
   }
 }
 
 /**
- * GM: does a request match the table? Resolves null, or {field, reason}. `actorFor` finds a
+ * GM: does a request match the table? Resolves null, or {field, reason} (reason: a `said` text). `actorFor` finds a
  * participant's actor (apply.mjs), `since` is the message's timestamp.
  */
 export async function worldMismatch(engine, request, { actorFor, since = 0 } = {}) {
@@ -98,23 +100,23 @@ export async function worldMismatch(engine, request, { actorFor, since = 0 } = {
     await check(engine, request ?? {}, actorFor, since);
     return null;
   } catch (err) {
-    if (err instanceof Mismatch) return { field: err.field, reason: err.message };
+    if (err instanceof Mismatch) return { field: err.field, reason: err.reason };
     throw err;
   }
 }
 
 async function check(engine, request, actorFor, since) {
   const ruleset = currentRuleset();
-  if (request.ruleset !== ruleset) throw new Mismatch("ruleset", t("FIREFIGHT.ui.verify.ruleset", "not the world's ruleset"));
+  if (request.ruleset !== ruleset) throw new Mismatch("ruleset", said("FIREFIGHT.ui.verify.ruleset", "not the world's ruleset"));
   const action = request.action ?? "attack";
   const actors = new Map();
   for (const { path, p } of participantsOf(request)) {
     const actor = actorFor({ actorId: p.actor_id, tokenId: p.token_id });
-    if (!actor) throw new Mismatch(path, t("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
-    if (p.actor_id && actor.id !== p.actor_id) throw new Mismatch(`${path}.actor_id`, t("FIREFIGHT.ui.verify.actor", "not the token's actor"));
+    if (!actor) throw new Mismatch(path, said("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
+    if (p.actor_id && actor.id !== p.actor_id) throw new Mismatch(`${path}.actor_id`, said("FIREFIGHT.ui.verify.actor", "not the token's actor"));
     checkParticipantData(path, p, actor, ruleset, since);
     if (p.armor !== undefined && !same(p.armor, equippedArmor(actor, ruleset).map((i) => itemEntry(i, ruleset)))) {
-      throw new Mismatch(`${path}.armor`, t("FIREFIGHT.ui.verify.armor", "not the armor {name} wears", { name: actor.name }));
+      throw new Mismatch(`${path}.armor`, said("FIREFIGHT.ui.verify.armor", "not the armor {name} wears", { name: actor.name }));
     }
     actors.set(path, actor);
   }
@@ -123,38 +125,38 @@ async function check(engine, request, actorFor, since) {
     const acting = actingParticipant(request);
     const owner = acting ? actorFor({ actorId: acting.actor_id, tokenId: acting.token_id }) : null;
     const item = itemsOf(owner).find((i) => i.id === request.weapon.item_id);
-    if (!item) throw new Mismatch("weapon.item_id", t("FIREFIGHT.ui.verify.weapon", "not an item of the shooter"));
+    if (!item) throw new Mismatch("weapon.item_id", said("FIREFIGHT.ui.verify.weapon", "not an item of the shooter"));
     const d = firstDifference(itemEntry(item, ruleset), request.weapon, "weapon");
-    if (d) throw new Mismatch(d, t("FIREFIGHT.ui.verify.item", "not the data of {name}", { name: item.name }));
+    if (d) throw new Mismatch(d, said("FIREFIGHT.ui.verify.item", "not the data of {name}", { name: item.name }));
   }
   // The world's settings, as every request of an action that takes them carries them.
   let takesSettings = action === "attack";
   if (!takesSettings) {
     const schema = await rulesetSchema(engine, ruleset);
     const variant = actionVariant(schema.request, action);
-    if (!variant) throw new Mismatch("action", t("FIREFIGHT.ui.verify.action", "no such action"));
+    if (!variant) throw new Mismatch("action", said("FIREFIGHT.ui.verify.action", "no such action"));
     takesSettings = planRequest(variant, schema.request).settings;
   }
   const settings = rulesetSettings(ruleset);
   if (takesSettings ? !same(request.settings ?? {}, settings) : request.settings !== undefined) {
     throw new Mismatch(firstDifference(takesSettings ? settings : undefined, request.settings, "settings"),
-      t("FIREFIGHT.ui.verify.settings", "not the world's settings"));
+      said("FIREFIGHT.ui.verify.settings", "not the world's settings"));
   }
   // The house rules: the world's for this ruleset and action, each with the world's settings; a
   // player chose only their dialog options (the engine checks the values against their schema).
   const rules = houseRules(ruleset, action);
   const chosen = chosenHouseOptions(request.house);
   const unknown = unknownHouseOption(chosen, rules);
-  if (unknown) throw new Mismatch(unknown, t("FIREFIGHT.ui.verify.house", "not a house rule of this world"));
+  if (unknown) throw new Mismatch(unknown, said("FIREFIGHT.ui.verify.house", "not a house rule of this world"));
   const house = houseRequest(rules, chosen, houseSettings);
   const hd = firstDifference(house, request.house ?? {}, "house");
-  if (hd) throw new Mismatch(hd, t("FIREFIGHT.ui.verify.houseSettings", "not the world's house rules"));
+  if (hd) throw new Mismatch(hd, said("FIREFIGHT.ui.verify.houseSettings", "not the world's house rules"));
   if (action !== "attack") return;
   // A shot: rebuilt with the builder the shooter's client used, from the tokens, the item, the
   // range measured here and the world's settings; the player's choices are its options.
   const aDoc = actorFor.tokenOf?.(request.attacker?.token_id);
   const bDoc = actorFor.tokenOf?.(request.target?.token_id);
-  if (!aDoc || !bDoc) throw new Mismatch(aDoc ? "target.token_id" : "attacker.token_id", t("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
+  if (!aDoc || !bDoc) throw new Mismatch(aDoc ? "target.token_id" : "attacker.token_id", said("FIREFIGHT.ui.verify.noToken", "no such token on the table"));
   const a = aDoc.object ?? aDoc;
   const b = bDoc.object ?? bDoc;
   // The range is measured when the GM's client shows the scene (a token's placeable has a centre).
@@ -167,8 +169,8 @@ async function check(engine, request, actorFor, since) {
   rebuilt.target.stats = request.target.stats;
   const d = firstDifference(rebuilt, request);
   if (d) {
-    const reason = d.startsWith("range") ? t("FIREFIGHT.ui.verify.range", "not the range between the tokens (did they move?)")
-      : t("FIREFIGHT.ui.verify.shot", "not what the table gives");
+    const reason = d.startsWith("range") ? said("FIREFIGHT.ui.verify.range", "not the range between the tokens (did they move?)")
+      : said("FIREFIGHT.ui.verify.shot", "not what the table gives");
     throw new Mismatch(d, reason);
   }
 }

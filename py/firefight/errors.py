@@ -82,6 +82,21 @@ def rule_error(ruleset: str, name: str, message: str, field: str, reason: str, /
     return cls(message, fields=[(field, reason, extra)], key=f"{key}.message", params=params)
 
 
+# Stand-ins for a thing without a name, said in the table's language: FIREFIGHT.error.unnamed.<what>
+# (German asks for the dative after "von": weaponDative).
+UNNAMED = {"weapon": "the weapon", "weaponDative": "the weapon", "unit": "the unit",
+           "attacker": "the attacker", "target": "the target"}
+
+
+def named(name: str | None, what: str) -> tuple[str, str | dict[str, str]]:
+    """A thing's name in an error: (English text, lang parameter of rule_error): its own name
+    twice, or the stand-in UNNAMED[what] and its lang key, which the table says in its language
+    (a parameter ``{key, fallback}``; i18n ``fill`` and the shim's ``t`` say it)."""
+    if name:
+        return name, name
+    return UNNAMED[what], {"key": f"FIREFIGHT.error.unnamed.{what}", "fallback": UNNAMED[what]}
+
+
 def field_path(loc: Sequence[int | str]) -> str:
     """A validation error's location as the request spells it: ``targets[0].stats.hp``."""
     out = ""

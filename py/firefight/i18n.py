@@ -129,7 +129,16 @@ def fill(text: str, lang: str = "en", params: dict[str, Any] | None = None) -> s
 
     text = _PLURAL.sub(form, text)
     return _PLACEHOLDER.sub(
-        lambda m: number(given[m.group(1)], lang) if m.group(1) in given else m.group(0), text)
+        lambda m: _param(given[m.group(1)], lang) if m.group(1) in given else m.group(0), text)
+
+
+def _param(value: Any, lang: str) -> str:
+    """A parameter as ``lang`` says it: a number, or a lang key's text ``{key, fallback}``
+    (errors.py ``named``: a stand-in for a thing without a name)."""
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        text = strings(lang).get(value["key"]) or strings("en").get(value["key"])
+        return text if text is not None else str(value.get("fallback", value["key"]))
+    return number(value, lang)
 
 
 def translate(key: str, lang: str = "en", **params: Any) -> str:

@@ -177,6 +177,31 @@ def test_an_edited_request_with_matching_dice_is_refused(tables: Tables) -> None
     tables.wait_all(f"() => ({HP_JS})('{RHINO}') === {before - tables.loss(honest)}")
 
 
+def test_a_refusal_reaches_a_german_player_in_german(tables: Tables, server: str) -> None:
+    """The GM's client (English) refuses an edited request; Player 1, at a page in German, reads
+    why in German: the words, the field's label and the reason, none in the GM's language."""
+    honest = _posted(tables, tables.p1, RIFLEMAN, RHINO)
+    mid = tables.p1.page.evaluate(EDITED_SHOT_JS, honest)
+    tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
+    page = tables.gm.page.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server}?user=Player%201&lang=de")
+        page.wait_for_function("() => game.ready === true", timeout=30000)
+        _card(page, mid).locator('[data-firefight-action="apply-effects"]').click()
+        note = page.locator(".notification.warning", has_text="passt nicht zum Tisch").last
+        note.wait_for()
+        text = note.inner_text()
+        assert "ist nicht die Daten von" in text, text
+        assert "Zähigkeit" in text, text
+        assert "(target.stats.toughness)" in text, text
+        assert "not " not in text, text
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_a_token_the_player_does_not_own_is_refused(tables: Tables) -> None:
     """D4 (kept from the "Real Foundry worlds" issue): shooting with another player's token."""
     gm, p1 = tables.gm.page, tables.p1.page

@@ -227,3 +227,21 @@ def test_a_bad_item_field_names_its_item_sheet_label() -> None:
     assert field["field"] == "rof"
     assert field["label_key"] == "FIREFIGHT.dpv.item.rof.label"
     assert translate(field["key"], "de", **field["params"]) == "muss mindestens 1 sein"
+
+
+@pytest.mark.parametrize(("name", "change", "de"), [
+    ("soe_rhino.json", lambda r: (r["weapon"].update(name="", max_range_m=5.5)),
+     "20 m liegen jenseits der Höchstreichweite von der Waffe (5,5 m)"),
+    ("shock_dshk.json",
+     lambda r: (r["target"].update(name=""), r["target"]["stats"].update(state="dead")),
+     "das Ziel ist bereits tot"),
+])
+def test_a_thing_without_a_name_is_named_in_the_tables_language(
+        name: str, change: Any, de: str) -> None:
+    """A refusal naming a weapon or a token without a name says "the weapon" in the client's
+    language (errors.named), not in English inside German text."""
+    request = example(name)
+    change(request)
+    error = firefight.resolve(request)["error"]
+    assert translate(error["key"], "en", **error["params"]) == error["message"]
+    assert translate(error["key"], "de", **error["params"]) == de

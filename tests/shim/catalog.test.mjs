@@ -332,7 +332,8 @@ test("the GM's check: a house rule's options are the player's; its settings and 
   assert.equal(await check({ sight: { options: { laser_on: true }, settings: { bonus: 3 } } }), null);
   assert.equal(await check({ sight: { options: {}, settings: { bonus: 3 } } }), null);
   // Another bonus than the world's, a rule the world lacks, an option the rule lacks, the rule left out.
-  assert.deepEqual(await check({ sight: { options: {}, settings: { bonus: 9 } } }), { field: "house.sight.settings.bonus", reason: "not the world's house rules" });
+  assert.deepEqual(await check({ sight: { options: {}, settings: { bonus: 9 } } }), { field: "house.sight.settings.bonus",
+    reason: { key: "FIREFIGHT.ui.verify.houseSettings", fallback: "not the world's house rules", params: {} } });
   assert.equal((await check({ sight: { options: {}, settings: { bonus: 3 } }, laser: { options: {}, settings: { bonus: 2 } } })).field, "house.laser");
   assert.equal((await check({ sight: { options: { bonus: 5 }, settings: { bonus: 3 } } })).field, "house.sight.options.bonus");
   assert.equal((await check(undefined)).field, "house.sight");

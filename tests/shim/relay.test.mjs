@@ -1,6 +1,6 @@
 // The relay's trust rules in Node: who sent a request, one write queue per actor, what the GM's
 // client compares, and who may ask for a result.
-/* global setTimeout, structuredClone */
+/* global setTimeout, structuredClone, URL */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withActors, withActor, isBusy } from "../../js-shim/writes.mjs";
@@ -101,5 +101,54 @@ test("the requester is the sender the socket names, never the payload's userId",
   await tick();
   assert.deepEqual(seen, ["P1"]);
   assert.equal(sent[1].reply.code, "unknown_sender");
+  delete globalThis.game;
+});
+
+test("a refusal from a GM's client in English reaches a player's client in German in German", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { said } = await import("../../js-shim/i18n.mjs");
+  const { requestField } = await import("../../js-shim/apply.mjs");
+  const dict = (lang) => {
+    const data = JSON.parse(readFileSync(new URL(`../../lang/${lang}.json`, import.meta.url), "utf8"));
+    return (key) => key.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), data) ?? key;
+  };
+  const listeners = [];
+  const sent = [];
+  const users = new Map([["GM", { id: "GM", name: "GM", isGM: true }], ["P1", { id: "P1", name: "P1", isGM: false }]]);
+  Object.assign(users, { activeGM: users.get("GM") });
+  const socket = { on: (name, fn) => listeners.push(fn), emit: (name, data) => sent.push(data) };
+  const asUser = (id, lang) => {
+    globalThis.game = { user: users.get(id), users, socket, i18n: { lang, localize: dict(lang) } };
+  };
+  const relay = await import("../../js-shim/relay.mjs?languages"); // a fresh relay: listen() once per module
+  // The GM's client (English) refuses as apply.mjs does: a field label and verify.mjs's reason inside.
+  asUser("GM", "en");
+  relay.onRequest("probe", () => {
+    throw new relay.Refusal("changed_request", said("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
+      { field: requestField("soe", "target.stats.marksmanship"), reason: said("FIREFIGHT.ui.verify.stats", "not {name}'s data", { name: "Ada" }) }));
+  });
+  relay.listen();
+  listeners[0]({ type: "probe", requestId: "r1", payload: {} }, "P1");
+  await tick();
+  const gmReply = sent[0].reply;
+  assert.equal(gmReply.reason, "the shot does not match the table: Marksmanship (target.stats.marksmanship) is not Ada's data");
+  // The player's client (German) asks and shows the reply in German, the label too.
+  asUser("P1", "de");
+  const asked = relay.ask("probe", {});
+  listeners[0]({ type: "reply", requestId: sent[1].requestId, to: "P1", reply: gmReply }, "GM");
+  const answer = await asked;
+  assert.equal(answer.code, "changed_request");
+  assert.equal(answer.reason, "der Schuss passt nicht zum Tisch: Schießen (target.stats.marksmanship) ist nicht die Daten von Ada");
+  // A key that is no Firefight lang key, or one this client lacks: the GM's text as sent.
+  for (const key of ["core.secret", "FIREFIGHT.ui.nothing.here"]) {
+    const forged = relay.ask("probe", {});
+    listeners[0]({ type: "reply", requestId: sent.at(-1).requestId, to: "P1", reply: { ...gmReply, key } }, "GM");
+    assert.equal((await forged).reason, gmReply.reason);
+  }
+  // An engine refusal naming a weapon without a name: the stand-in in German too (errors.py `named`).
+  const { errorText } = await import("../../js-shim/i18n.mjs");
+  const name = { key: "FIREFIGHT.error.unnamed.weaponDative", fallback: "the weapon" };
+  assert.equal(errorText({ key: "FIREFIGHT.soe.error.beyond_max_range.message", params: { range: "20", name, max: "5.5" }, message: "?" }),
+    "20 m liegen jenseits der Höchstreichweite von der Waffe (5,5 m)");
   delete globalThis.game;
 });

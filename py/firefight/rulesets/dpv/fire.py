@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from firefight.errors import rule_error
+from firefight.errors import named, rule_error
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
@@ -53,11 +53,11 @@ def range_band(range_m: float, effective_m: float) -> str | None:
 def band_or_refuse(range_m: float, weapon: DpvWeapon) -> str:
     band = range_band(range_m, weapon.effective_range_m)
     if band is None:
-        limit, name = weapon.effective_range_m * 4, weapon.name or "the weapon"
+        limit, (name, said) = weapon.effective_range_m * 4, named(weapon.name, "weaponDative")
         raise rule_error("dpv", "beyond_extreme",
                          f"{range_m:g} m is beyond extreme range of {name} ({limit:g} m)",
                          "range", f"at most {limit:g} m (4 x effective)",
-                         range=f"{range_m:g}", name=name, limit=f"{limit:g}")
+                         range=f"{range_m:g}", name=said, limit=f"{limit:g}")
     return band
 
 
@@ -122,11 +122,11 @@ def aimed_spec(rec: Recorder, request: AttackRequest, band: str) -> tasks.TaskSp
 
 def check_shots(request: AttackRequest) -> None:
     if request.weapon.homing is not None:  # MISSILE PROCEDURE: not an aimed-fire task
-        name = request.weapon.name or "the weapon"
+        name, said = named(request.weapon.name, "weapon")
         raise rule_error("dpv", "missile_fired",
                          f"{name} is a missile: fire it with the missile action",
                          "weapon.homing", "a missile hits on 1D10 under homing - evasive",
-                         name=name)
+                         name=said)
     shots, rof = request.options.shots, request.weapon.rof
     if shots > rof:
         raise rule_error("dpv", "shots_over_rof",
@@ -236,9 +236,9 @@ def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[st
     weapon, moving = request.weapon, request.options.moving
     band = band_or_refuse(request.range.metres(), weapon)
     if weapon.afv is None:
-        name = weapon.name or "the weapon"
+        name, said = named(weapon.name, "weapon")
         raise rule_error("dpv", "no_afv", f"{name} has no AFV: no area fire",
-                         "weapon.afv", "area fire needs an AFV", name=name)
+                         "weapon.afv", "area fire needs an AFV", name=said)
     bursts, rof = request.options.bursts, weapon.rof
     if bursts > rof:
         raise rule_error("dpv", "bursts_over_rof",

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from firefight.errors import rule_error
+from firefight.errors import named, rule_error
 from firefight.models import UNIT_METRES, Distance
 from firefight.record import Recorder
 from firefight.registry import Engagement, Face
@@ -96,12 +96,12 @@ def fire_plan(request: PercentileAttackRequest) -> FirePlan:
     declared = options.rounds is not None
     rounds = options.rounds if options.rounds is not None else weapon.magazine
     if rounds > weapon.magazine:
-        name = weapon.name or "the weapon"
+        name, said = named(weapon.name, "weapon")
         raise rule_error("percentile", "rounds_over_magazine",
                          f"{rounds} rounds is more than {name} holds "
                          f"({weapon.magazine} per magazine)",
                          "options.rounds", f"at most the magazine capacity, {weapon.magazine}",
-                         rounds=rounds, name=name, magazine=weapon.magazine)
+                         rounds=rounds, name=said, magazine=weapon.magazine)
     # "Men firing automatic weapons roll D100 once to determine the result of each burst";
     # "bolt-action or semi-automatic weapons roll D100 ... of each round fired".
     burst = weapon.action == "automatic" and not options.single_shots

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firefight.errors import rule_error
+from firefight.errors import named, rule_error
 from firefight.record import Recorder
 from firefight.rulesets.shock.data import PHASES
 from firefight.rulesets.shock.models import ChitUnit, DrawChitsRequest, PoolRequest, TurnUnit
@@ -129,12 +129,12 @@ def activation_pool(request: PoolRequest, rec: Recorder) -> None:
     of acting (``hold``: +1, never above its skill level) and act on a held one later
     (``spend``: -1). No die."""
     unit, change = request.actor, request.options.change
-    name = unit.name or "the unit"
+    name, said = named(unit.name, "unit")
     if unit.state not in IN_THE_FIGHT:
         raise rule_error("shock", "no_activations",
                          f"{name} is {unit.state} and has no activations (shock SHOCK)",
                          "actor.state", f"{unit.state}: no activations",
-                         name=name, state=unit.state)
+                         name=said, state=unit.state)
     most = skill_level(unit.quality)
     pool = min(unit.pool, most)
     if change == "hold" and pool >= most:

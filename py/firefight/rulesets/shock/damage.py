@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from firefight import house
-from firefight.errors import rule_error
+from firefight.errors import named, rule_error
 from firefight.models import Modifier
 from firefight.record import Recorder
 from firefight.rulesets.shock import to_hit
@@ -33,21 +33,21 @@ SEVERITY = "severity"  # the step id of the severity roll (a house-rule step)
 def check_attack_allowed(request: AttackRequest) -> None:
     state = request.attacker.stats.state
     if not can_act(state):
-        name, field = request.attacker.name or "the attacker", "attacker.stats.state"
+        (name, said), field = named(request.attacker.name, "attacker"), "attacker.stats.state"
         if state == "stunned":
             raise rule_error("shock", "attacker_stunned",
                              f"{name} is stunned and skips this turn (shock STUN)",
-                             field, "stunned: cannot attack", name=name)
+                             field, "stunned: cannot attack", name=said)
         if state == "shock":
             raise rule_error("shock", "attacker_shock",
                              f"{name} is in shock and can no longer act (shock SHOCK)",
-                             field, "shock: cannot attack", name=name)
+                             field, "shock: cannot attack", name=said)
         raise rule_error("shock", "attacker_dead", f"{name} is dead", field,
-                         f"{state}: cannot attack", name=name)
+                         f"{state}: cannot attack", name=said)
     if request.target.stats.state == "dead":
-        name = request.target.name or "the target"
+        name, said = named(request.target.name, "target")
         raise rule_error("shock", "target_dead", f"{name} is already dead",
-                         "target.stats.state", "dead: nothing more to resolve", name=name)
+                         "target.stats.state", "dead: nothing more to resolve", name=said)
 
 
 # --- Where it hits, and whether cover stops it --------------------------------------------------

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from firefight.errors import rule_error
+from firefight.errors import named, rule_error
 from firefight.models import Modifier
 from firefight.record import Recorder
 from firefight.rulesets.soe import pretrauma
@@ -107,11 +107,11 @@ def check_allowed(request: SoeAttackRequest, range_m: float) -> None:
     """The limits section 2.3 puts on a shot; a refused shot names the reason."""
     weapon, options = request.weapon, request.options
     if weapon.max_range_m is not None and range_m > weapon.max_range_m:
-        name, most = weapon.name or "the weapon", f"{weapon.max_range_m:g}"
+        (name, said), most = named(weapon.name, "weaponDative"), f"{weapon.max_range_m:g}"
         raise rule_error("soe", "beyond_max_range",
                          f"{range_m:g} m is beyond the maximum range of {name} ({most} m)",
                          "range", f"at most {most} m for this weapon",
-                         range=f"{range_m:g}", name=name, max=most)
+                         range=f"{range_m:g}", name=said, max=most)
     if options.mode == "sniper":
         if options.position != "prone":
             raise rule_error("soe", "sniper_position",

@@ -6,18 +6,22 @@
 // player, from the request it built itself). A weapon without `ammo` is not tracked (unlimited),
 // nor is any weapon in a world that switches tracking off (setting "ammunition").
 import { MODULE_ID } from "./config.mjs";
-import { t } from "./i18n.mjs";
+import { localize, said, t } from "./i18n.mjs";
 import { escapeHTML } from "./form.mjs";
 import { withActor } from "./writes.mjs";
 
 /** The key of an engine reply (odds, or a result's outcome) naming the rounds fired. */
 export const ROUNDS_FIRED = "rounds_fired";
 
-/** A shot refused for want of rounds (nothing was rolled). */
+/**
+ * A shot refused for want of rounds (nothing was rolled); `said` keeps its lang key and
+ * parameters, so a refusal the GM's client sends is worded in the player's language (relay.mjs).
+ */
 export class AmmoRefusal extends Error {
-  constructor(message) {
-    super(message);
+  constructor(text) {
+    super(localize(text));
     this.code = "no_ammo";
+    this.said = text;
   }
 }
 
@@ -83,9 +87,9 @@ export function ammoOf(item) {
   return ammoTracked() ? readAmmo(item) : null;
 }
 
-/** The refusal's text: who, what, how many. */
-export function shortText(item, ammo, rounds) {
-  return t("FIREFIGHT.ui.ammo.short", "{item} has {loaded} of {capacity} rounds loaded; this shot fires {rounds}. Reload first.",
+/** The refusal, to be worded in the reader's language: who, what, how many. */
+function shortSaid(item, ammo, rounds) {
+  return said("FIREFIGHT.ui.ammo.short", "{item} has {loaded} of {capacity} rounds loaded; this shot fires {rounds}. Reload first.",
     { item: item?.name ?? "?", loaded: ammo.loaded, capacity: ammo.capacity, rounds });
 }
 
@@ -98,7 +102,7 @@ export async function checkRounds(engine, request, item) {
   if (!ammo) return null;
   const rounds = roundsOf(await engine.call("odds", { request }));
   if (rounds === null) return null;
-  if (isShort(ammo, rounds)) throw new AmmoRefusal(shortText(item, ammo, rounds));
+  if (isShort(ammo, rounds)) throw new AmmoRefusal(shortSaid(item, ammo, rounds));
   return rounds;
 }
 

@@ -381,7 +381,7 @@ export async function rollForPlayer(engine, applier, payload, sender) {
   try {
     await checkRounds(engine, request, weaponItem);
   } catch (err) {
-    throw refuse(err.code ?? "no_ammo", err.message);
+    throw refuse(err.code ?? "no_ammo", err.said ?? err.message);
   }
   const reply = await resolveWithEntropy(engine, request);
   const rollMode = ROLL_MODES.has(payload.rollMode) ? payload.rollMode : null;

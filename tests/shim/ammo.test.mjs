@@ -78,7 +78,9 @@ test("a shot short of rounds is refused before anything is rolled", async () => 
   const item = liveItem({ capacity: 5, loaded: 1 });
   const eng = engine(2);
   await assert.rejects(checkRounds(eng, { ruleset: "x" }, item), (err) => err instanceof AmmoRefusal
-    && err.code === "no_ammo" && /Rifle has 1 of 5 rounds loaded; this shot fires 2/.test(err.message));
+    && err.code === "no_ammo" && /Rifle has 1 of 5 rounds loaded; this shot fires 2/.test(err.message)
+    // Its key and parameters go with it, for the player's own language (relay.mjs).
+    && err.said?.key === "FIREFIGHT.ui.ammo.short" && err.said.params.rounds === 2);
   assert.deepEqual(eng.calls, ["odds"]);
   assert.equal(await checkRounds(engine(1), {}, item), 1);
 });

@@ -10,15 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _js import AIM_TARGETS_JS as AIM_JS
 from conftest import BOOT_TIMEOUT_MS, Table, open_table
 
-AIM_JS = """([a, targets]) => {
-    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
-    canvas.tokens.releaseAll();
-    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
-    by(a).control();
-    for (const n of targets) by(n).setTarget(true, {releaseOthers: false});
-}"""
 LOW_DICE = """() => {
     globalThis.__u = CONFIG.Dice.randomUniform;
     CONFIG.Dice.randomUniform = () => 0.01;

@@ -9,16 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _js import AIM_TARGETS_JS as AIM_JS
+from _js import FORGE_JS
 from conftest import BOOT_TIMEOUT_MS, Table
 
 APC, TANK, CAR = "Hover APC (house)", "Tracked tank (house)", "Wheeled car (house)"
-AIM_JS = """([a, targets]) => {
-    const by = (n) => canvas.tokens.placeables.find((t) => t.name === n);
-    canvas.tokens.releaseAll();
-    for (const t of [...game.user.targets]) t.setTarget(false, {releaseOthers: false});
-    by(a).control();
-    for (const n of targets) by(n).setTarget(true, {releaseOthers: false});
-}"""
 SET_DICE = """(u) => { globalThis.__u ??= CONFIG.Dice.randomUniform;
     CONFIG.Dice.randomUniform = () => u; }"""
 REAL_DICE = "() => { CONFIG.Dice.randomUniform = globalThis.__u ?? CONFIG.Dice.randomUniform; }"
@@ -147,17 +142,6 @@ def test_a_players_uncertain_task_card_is_posted_by_the_gm(pair: Pair) -> None:
     assert not pair.player.errors
 
 
-FORGE_JS = """(payload) => new Promise((resolve) => {
-    const requestId = 'forged-' + Math.random();
-    const timer = setTimeout(() => resolve({ok: null, code: 'no_reply'}), 15000);
-    game.socket.on('module.firefight', (d) => {
-        if (d.requestId !== requestId) return;
-        clearTimeout(timer);
-        resolve(d.reply ?? d);
-    });
-    game.socket.emit('module.firefight', {type: 'hiddenCard', requestId, payload});
-})"""
-
 
 def test_a_forged_hidden_card_is_refused_by_the_gm(pair: Pair) -> None:
     # The GM posts the referee's card only for a result that follows from its dice and request.
@@ -167,7 +151,8 @@ def test_a_forged_hidden_card_is_refused_by_the_gm(pair: Pair) -> None:
     result = {**flags["result"], "outcome": {**flags["result"]["outcome"], "success": True,
                                              "summary_key": "FIREFIGHT.dpv.outcome.success"}}
     before = gm.evaluate("() => game.messages.size")
-    reply = player.evaluate(FORGE_JS, {"request": flags["request"], "result": result})
+    payload = {"request": flags["request"], "result": result}
+    reply = player.evaluate(FORGE_JS, ["hiddenCard", payload])
     assert (reply["ok"], reply["code"]) == (False, "changed_result")
     assert gm.evaluate("() => game.messages.size") == before
 
@@ -186,6 +171,7 @@ def test_a_hidden_card_for_a_token_the_player_does_not_own_is_refused(pair: Pair
     acting = next(k for k, v in request.items() if isinstance(v, dict) and v.get("token_id"))
     request[acting] = {**request[acting], **other}
     before = gm.evaluate("() => game.messages.size")
-    reply = player.evaluate(FORGE_JS, {"request": request, "result": flags["result"]})
+    payload = {"request": request, "result": flags["result"]}
+    reply = player.evaluate(FORGE_JS, ["hiddenCard", payload])
     assert (reply["ok"], reply["code"]) == (False, "not_owner")
     assert gm.evaluate("() => game.messages.size") == before

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
+from _js import AIM_JS, FORGE_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
 from conftest import open_sheet_from_directory
 from test_multiuser import (
     FLAGS_OF_JS,
@@ -31,19 +31,6 @@ def tables(server: str, browser: Any) -> Iterator[Tables]:
 API = "game.modules.get('firefight').api"
 GM_ID = "sandboxGamemastr"
 
-# A raw socket request, as a macro of a hostile player would send it. The requester is named
-# both ways a forger could try (in the payload and beside it); the reply (or a note that none
-# came) is returned.
-FORGE_JS = """([type, payload]) => new Promise((resolve) => {
-    const requestId = 'forged-' + Math.random();
-    const timer = setTimeout(() => resolve({ok: null, code: 'no_reply'}), 15000);
-    game.socket.on('module.firefight', (d) => {
-        if (d.requestId !== requestId) return;
-        clearTimeout(timer);
-        resolve(d.reply ?? d);
-    });
-    game.socket.emit('module.firefight', {type, requestId, payload, ...payload});
-})"""
 HASH_JS = """async (mid) => {
     const { resultHash } = await import('/modules/firefight/js-shim/apply.mjs');
     return resultHash(game.messages.get(mid).flags.firefight.result);

@@ -1,4 +1,4 @@
-// The engine's Web Worker: boots Pyodide, installs the engine's wheels, answers bridge messages.
+// The engine's Web Worker: boots Pyodide, installs the engine's packages, answers bridge messages.
 // Start it as a module worker: new Worker(new URL("engine-worker.mjs", import.meta.url), {type: "module"})
 //
 // Protocol (docs/architecture.md, "Worker protocol"):
@@ -28,13 +28,18 @@
 // "boot_failed", ...}}. A plugin wheel that fails to load is reported, never fails the boot.
 //
 // Every URL derives from import.meta.url (the module's folder is served at
-// /modules/firefight/ in Foundry): Pyodide, its lockfile, the stdlib and every wheel come from
+// /modules/firefight/ in Foundry): Pyodide, its lockfile, the stdlib and the engine's packages come from
 // ../runtime/, nothing from a CDN. packageBaseUrl points there too, so even a package
 // requested by name could only ever be looked for locally.
+
+import { linkState, relink, restoring } from "./snapshot-link.mjs";
+import { canStore, forgetSnapshot, readSnapshot, writeHeap, writeSnapshot } from "./snapshot-store.mjs";
+import { compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
 
 const runtimeURL = new URL("../runtime/", import.meta.url);
 const indexURL = new URL("pyodide/", runtimeURL).href;
 const wheelsURL = new URL("wheels/", runtimeURL);
+const siteURL = new URL("site-packages.bin", wheelsURL).href; // tools/build_runtime.py SITE_BUNDLE
 
 // Compiling the WebAssembly: Pyodide compiles pyodide.asm.wasm with
 // WebAssembly.instantiateStreaming(fetch(url)) and, when that throws, only logs "wasm
@@ -48,7 +53,52 @@ const wasmFailure = new Promise((_, reject) => (rejectWasm = reject));
 wasmFailure.catch(() => {}); // raced in boot(); never reported as unhandled meanwhile
 const instantiateStreaming = WebAssembly.instantiateStreaming?.bind(WebAssembly);
 
+// And compiled from the worker's first moment: pyodide.asm.wasm is fetched and compiled while
+// Pyodide's loader, the manifest, the engine's packages and the memory snapshot load, instead of once
+// loadPyodide asks for it (issue 17, "Boot levers"). Pyodide's own request for it (made when
+// loadPyodide starts) is answered without a second download: an empty stand-in once the module is
+// compiled, else this response, unread, for the checks below (or, after a network error, a new
+// request, whose failure they report).
+const wasmURL = new URL("pyodide/pyodide.asm.wasm", runtimeURL).href;
+const networkFetch = self.fetch.bind(self);
+let earlyResponse = null; // the early response when it was not compiled here: handed over once
+const earlyWasm = (async () => {
+  const response = await networkFetch(wasmURL, { priority: "high" });
+  const mime = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (!response.ok || !instantiateStreaming || mime !== "application/wasm") {
+    earlyResponse = response;
+    return null;
+  }
+  return await WebAssembly.compileStreaming(response);
+})().catch(() => null);
+// Pyodide's standard library and lockfile too: requested now, with high priority, and handed
+// to loadPyodide's first request for them (a later loadPyodide, after a snapshot that did not
+// restore, requests them again). A server that makes every request revalidate (Foundry's static
+// files, the sandbox's `no-cache`) costs a round trip each, and a browser opens six connections
+// to a host.
+const earlyFetches = new Map(["python_stdlib.zip", "pyodide-lock.json"].map((name) => {
+  const url = new URL(`pyodide/${name}`, runtimeURL).href;
+  const response = networkFetch(url, { priority: "high" });
+  response.catch(() => {}); // a failure is Pyodide's to report, when it asks
+  return [url, response];
+}));
+self.fetch = async (input, init) => {
+  const url = String(input instanceof Request ? input.url : input);
+  const early = earlyFetches.get(url);
+  if (early) {
+    earlyFetches.delete(url);
+    return early;
+  }
+  if (url !== wasmURL) return networkFetch(input, init);
+  if (await earlyWasm) return new Response(null, { headers: { "Content-Type": "application/wasm" } });
+  const response = earlyResponse;
+  earlyResponse = null;
+  return response ?? networkFetch(input, init);
+};
+
 async function instantiateFromResponse(source, imports) {
+  const compiled = await earlyWasm;
+  if (compiled) return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
   let response;
   try {
     response = await source;
@@ -185,7 +235,29 @@ function watch(lock) {
 
 /** Answer in turn: after every answer owed before it (a wheel load is awaited). */
 function inTurn(data) {
-  turn = turn.then(() => answer(data)).catch((err) => console.error("[firefight worker]", err));
+  inFlight += 1;
+  turn = turn.then(() => answer(data)).catch((err) => console.error("[firefight worker]", err))
+    .finally(() => (inFlight -= 1));
+}
+let inFlight = 0; // calls received and not yet answered
+
+// Once booted and idle, what a card needs is imported: Jinja2 and the card module, which the
+// engine loads on first use (tests/engine/test_lazy_boot.py), so a player's first shot does not
+// wait for them (~100 ms). Not before `ready`, which it would delay (a snapshot holds only what
+// `import firefight.bridge` loads), and never while a call waits: one that arrives meanwhile
+// waits at most that import.
+let warmedUp = false;
+function warmUpWhenIdle(ms = 300) {
+  setTimeout(() => {
+    if (warmedUp || broken !== null || bootError !== null) return;
+    if (inFlight) return warmUpWhenIdle(ms);
+    warmedUp = true;
+    try {
+      pyodide.runPython("import firefight.cards");
+    } catch (err) {
+      console.warn("[firefight worker] could not load the card module ahead:", err);
+    }
+  }, ms);
 }
 
 self.onmessage = (event) => {
@@ -213,232 +285,182 @@ function stage(name) {
 }
 
 // The memory snapshot (issue 17, "Boot"): the first boot in a browser saves Pyodide's memory
-// after Python and the engine's pure-Python dependencies are imported, and a later boot restores
-// it instead of starting Python again (Pyodide's loadPyodide options `_makeSnapshot` /
-// `_loadSnapshot`, `pyodide.makeMemorySnapshot()`). Pyodide cannot snapshot a binary extension's
-// load state (pyodide issue 6418: a snapshot taken after pydantic_core was loaded crashes in it on
-// restore), so the snapshot is taken before any binary wheel is installed, and those are loaded
-// after the restore. Kept in Cache Storage under the runtime's hash (manifest.json "runtime",
+// once the engine is imported, and a later boot restores it instead of starting Python and
+// importing the engine again (Pyodide's loadPyodide options `_makeSnapshot` / `_loadSnapshot`,
+// `pyodide.makeMemorySnapshot()`). The snapshot holds pydantic_core, a binary extension, which
+// Pyodide cannot restore by itself (pyodide issue 6418): js-shim/snapshot-link.mjs records how it
+// was linked and links it again after the restore. Kept in the Origin Private File System
+// (js-shim/snapshot-store.mjs) under the runtime's hash (manifest.json "runtime",
 // tools/build_runtime.py): a rebuilt runtime never restores an old interpreter. A snapshot that
 // is missing, stale or fails to restore means a plain boot (and a new snapshot).
-const SNAPSHOT_CACHE = "firefight-engine-snapshot";
-const snapshotKey = (hash) => new URL(`snapshot/${hash}.bin`, runtimeURL).href;
 /** ms of each step of the last startPython (the ready message's `stages.steps`). */
 const laps = {};
-/** The snapshot to store once ready ({key, bytes}), or null. */
+/** The snapshot to store once ready ({key, snapshot, link, site}), or null. */
 let newSnapshot = null;
 
-async function cachedSnapshot(key) {
-  try {
-    const response = await (await self.caches.open(SNAPSHOT_CACHE)).match(key);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
-  } catch (err) {
-    console.warn("[firefight worker] the cached memory snapshot could not be read:", err);
-    return null;
-  }
-}
-
-/** Store the snapshot under `key`, and drop every other (a stale runtime's). */
-async function storeSnapshot({ key, bytes }) {
-  const cache = await self.caches.open(SNAPSHOT_CACHE);
-  for (const request of await cache.keys()) if (request.url !== key) await cache.delete(request);
-  await cache.put(key, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-}
-
-async function forgetSnapshot(key) {
-  try {
-    await (await self.caches.open(SNAPSHOT_CACHE)).delete(key);
-  } catch {
-    // nothing cached, or no Cache Storage: nothing to forget
-  }
-}
-
-// Imports, before the snapshot, the top-level modules of every installed distribution whose
-// requirements are all installed (the binary wheels are not yet): the engine's pure-Python
-// dependencies, without naming them. A module that fails to import is left to the engine's boot.
-const PRELOAD_PY = `
-import importlib, os, re, site
-def _ff_preload():
-    # dist-info files read as text: importlib.metadata would cost more than the imports it finds
-    root = site.getsitepackages()[0]
-    norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()
-    dists = {}
-    for entry in os.listdir(root):
-        if entry.endswith(".dist-info"):
-            with open(f"{root}/{entry}/METADATA", encoding="utf-8") as f:
-                head = f.read().split("\\n\\n", 1)[0]
-            name = re.search(r"^Name: *(.+)$", head, re.M).group(1).strip()
-            with open(f"{root}/{entry}/RECORD", encoding="utf-8") as f:
-                tops = sorted({line.split("/")[0].split(",")[0].removesuffix(".py")
-                               for line in f if line.split(",")[0].endswith(".py")
-                               and ".dist-info/" not in line and ".data/" not in line})
-            dists[norm(name)] = (re.findall(r"^Requires-Dist: *(.+)$", head, re.M), tops)
-    verdict = {}
-    def ok(name):
-        if name not in verdict:
-            verdict[name] = False
-            deps = []
-            for req in dists[name][0]:
-                dep = norm(re.match(r"[A-Za-z0-9._-]+", req).group(0))
-                if ";" in req and (dep not in dists or "extra" in req.split(";", 1)[1]):
-                    continue
-                deps.append(dep)
-            verdict[name] = all(d in dists and ok(d) for d in deps)
-        return verdict[name]
-    for name, (_, tops) in dists.items():
-        for top in tops if ok(name) else ():
-            try:
-                importlib.import_module(top)
-            except Exception:
-                pass
-_ff_preload()
-del _ff_preload
-`;
-
-/** Load wheels (URLs) with loadPackage; a wheel it could not load fails the boot. */
-async function installWheels(urls) {
-  const failures = [];
-  await pyodide.loadPackage(urls, { messageCallback: () => {}, errorCallback: (m) => failures.push(m) });
-  if (failures.length) throw new Error(`loading the engine's wheels: ${failures.join("; ")}`);
-}
-
-/** A wheel's bytes; a failure names its URL. */
-async function fetchWheel(url) {
+/** The engine's site-packages (js-shim/site-bundle.mjs), inflated, or a failure naming it. */
+async function fetchSite(url) {
+  const where = String(url).replace(/^.*\/runtime\//, "runtime/");
   let response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, { priority: "high" });
   } catch (err) {
-    throw new Error(`loading the engine's wheels: ${url}: ${err?.message ?? err}`, { cause: err });
+    throw new Error(`${where}: ${err?.message ?? err}`, { cause: err });
   }
-  if (!response.ok) throw new Error(`loading the engine's wheels: ${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!response.ok) throw new Error(`${where}: HTTP ${response.status}`);
+  return inflateSite(new Uint8Array(await response.arrayBuffer()), where);
 }
 
-/** The pure wheels' bytes, fetched while Pyodide starts: url -> Promise<Uint8Array>. */
-const wheelBodies = new Map();
+// After a restore: Python's cyclic GC back on (off in the snapshot, js-shim/snapshot-link.mjs),
+// and pydantic_core called once, so a library that did not link fails here, not in a shot.
+const RELINKED_PY = `
+__import__("gc").enable()
+from pydantic_core import SchemaValidator as _ff_v
+assert _ff_v({"type": "int"}).validate_python("7") == 7
+del _ff_v
+`;
 
 /**
- * Unpack pure-Python wheels (URLs) into site-packages with Python's zipfile, as loadPackage
- * would, but leaving Pyodide no reference to a JavaScript object (a memory snapshot refuses
- * those: "Unexpected hiwire entry"). Fetched in parallel; a wheel that fails fails the boot.
+ * Pyodide with the engine's packages in site-packages: restored from `snapshot` ({parts},
+ * js-shim/snapshot-store.mjs) when given (throws if it does not restore, or is not the runtime
+ * `manifest` names), else a plain boot, ready for making a snapshot when `makeSnapshot`, with the
+ * files of `site` (the inflated site bundle). -> the function table's length when Pyodide had started
+ * (js-shim/snapshot-link.mjs `linkState`).
  */
-async function unpackWheels(urls) {
-  const bodies = await Promise.all(urls.map((url) => wheelBodies.get(url) ?? fetchWheel(url)));
-  for (const body of bodies) {
-    pyodide.FS.writeFile("/tmp/firefight-wheel.whl", body);
-    pyodide.runPython("import site, zipfile\nwith zipfile.ZipFile('/tmp/firefight-wheel.whl') as w: w.extractall(site.getsitepackages()[0])");
-  }
-  if (bodies.length) pyodide.FS.unlink("/tmp/firefight-wheel.whl");
-}
-
-/**
- * Pyodide with the engine's wheels installed: from `snapshot` when given (throws if it does not
- * restore), else a plain boot that also takes a snapshot when `key` is given.
- */
-async function startPython(loadPyodide, wheelURLs, { snapshot = null, key = null } = {}) {
+async function startPython({ loadPyodide, loader }, { snapshot = null, manifest = null, makeSnapshot = false, site = null }) {
   const options = {
-    indexURL, // pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip
+    indexURL, // pyodide.asm.wasm, python_stdlib.zip
     lockFileURL: new URL("pyodide-lock.json", indexURL).href,
     packageBaseUrl: indexURL,
+    createPyodideModule: async (settings) => (await loader).default(settings), // pyodide.asm.mjs
   };
-  if (snapshot) options._loadSnapshot = snapshot;
-  else if (key) options._makeSnapshot = true;
+  let files;
+  let compiled = null;
+  if (snapshot) {
+    Object.assign(options, restoring(loader, snapshot.parts.then((parts) => parts.snapshot), writeHeap));
+    files = snapshot.parts.then((parts) => siteFiles(parts.site));
+    compiled = files.then(compileLibraries); // its binary extensions, linked again below
+    compiled.catch(() => {});
+  } else {
+    files = site.then((all) => siteFiles(all));
+    if (makeSnapshot) options._makeSnapshot = true;
+  }
   let t = performance.now();
   const lap = (name) => {
     const now = performance.now();
     laps[name] = Math.round(now - t);
     t = now;
   };
-  pyodide = await Promise.race([wasmFailure, loadPyodide(options)]);
-  lap("loadPyodide");
-  stage("packages");
-  if (!snapshot && !key) {
-    await installWheels(wheelURLs);
-    return;
-  }
-  // Binary wheels (a platform tag, not py3-none-any) only after the snapshot (pyodide issue 6418).
-  const pure = wheelURLs.filter((url) => url.endsWith("-none-any.whl"));
-  // The files of the snapshot's site-packages are gone after a restore (Emscripten keeps its
-  // file system in JavaScript, outside the snapshot): unpacked again.
-  await unpackWheels(pure);
-  lap("unpack");
-  if (!snapshot) {
+  // The files are not in a snapshot (Emscripten keeps its file system in JavaScript): always
+  // written, from the bundle inflated meanwhile or kept with the snapshot. A restore writes them
+  // as soon as Pyodide has a file system (loadPyodide's `fsInit`, while its standard library
+  // still downloads); a plain boot once Python runs (files there before Python starts would be
+  // listed in Pyodide's loadedPackages, a JavaScript object a snapshot refuses).
+  let unwritten = null; // why the files could not be written (Pyodide drops an fsInit's error)
+  const write = async (FS, root) => {
+    const t0 = performance.now();
     try {
-      pyodide.runPython(PRELOAD_PY);
-      lap("preload");
-      newSnapshot = { key, bytes: pyodide.makeMemorySnapshot() };
-      lap("snapshot");
+      writeFiles(FS, root, await files);
+    } catch (err) {
+      unwritten = err;
+    }
+    laps.files = Math.round(performance.now() - t0);
+  };
+  if (snapshot) options.fsInit = (FS, { sitePackages }) => write(FS, sitePackages);
+  pyodide = await Promise.race([wasmFailure, loadPyodide(options)]);
+  const table = pyodide._module.wasmTable.length;
+  lap("loadPyodide");
+  if (!snapshot) await write(pyodide.FS, pyodide._api.sitePackages);
+  if (unwritten) throw unwritten;
+  if (snapshot && (await manifest).runtime !== (await snapshot.parts).key) throw new Error("the snapshot is another runtime's");
+  stage("packages");
+  if (snapshot) {
+    relink(pyodide, (await snapshot.parts).link, await compiled);
+    pyodide.runPython(RELINKED_PY);
+    lap("relink");
+  }
+  return table;
+}
+
+/**
+ * The engine imported; when `key` is given, the memory snapshot taken then (newSnapshot, stored
+ * once ready with `site`, the inflated site bundle).
+ */
+async function importEngine(key, table, site) {
+  const t = performance.now();
+  const bridge = pyodide.pyimport("firefight.bridge");
+  laps.engine = Math.round(performance.now() - t);
+  if (key) {
+    try {
+      const link = linkState(pyodide, table);
+      pyodide.runPython('__import__("gc").disable()');
+      try {
+        newSnapshot = { key, snapshot: pyodide.makeMemorySnapshot(), link, site: await site };
+      } finally {
+        pyodide.runPython('__import__("gc").enable()');
+      }
+      laps.snapshot = Math.round(performance.now() - t) - laps.engine;
     } catch (err) {
       console.warn("[firefight worker] no memory snapshot:", err);
     }
   }
-  await installWheels(wheelURLs.filter((url) => !pure.includes(url)));
-  lap("binary");
+  return bridge;
 }
 
 async function boot() {
   const started = performance.now();
   stage("python");
-  // The manifest, then the cached snapshot, in parallel with importing Pyodide's loader.
-  const lookup = fetchManifest().then(async (manifest) => {
-    // No Cache Storage (a page outside a secure context), or no runtime hash: no snapshot.
-    const key = self.caches && manifest.runtime ? snapshotKey(manifest.runtime) : null;
-    const wheelURLs = manifest.wheels.map((name) => new URL(name, wheelsURL).href);
-    if (key) { // the snapshot's boot unpacks the pure wheels itself: fetched meanwhile
-      for (const url of wheelURLs.filter((u) => u.endsWith("-none-any.whl"))) {
-        const body = fetchWheel(url);
-        body.catch(() => {}); // awaited when unpacked
-        wheelBodies.set(url, body);
-      }
-    }
-    return { key, wheelURLs, snapshot: key ? await cachedSnapshot(key) : null };
-  });
-  lookup.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
+  // The stored snapshot and the manifest, in parallel with importing Pyodide. A stored snapshot
+  // is restored at once; the manifest, when it comes, must name its runtime.
+  const stored = canStore() ? readSnapshot().catch((err) => {
+    console.warn("[firefight worker] the stored memory snapshot could not be read:", err);
+    return null;
+  }) : Promise.resolve(null);
+  const manifest = fetchManifest();
+  manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
+  // Pyodide's loader and the module it loads (its own request for that comes later), together.
+  const loader = import(new URL("pyodide.asm.mjs", indexURL).href);
+  loader.catch(() => {}); // awaited by loadPyodide
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const { key, wheelURLs, snapshot } = await lookup;
-  const tLookup = performance.now();
+  const pyodideLoader = { loadPyodide, loader };
+  const snapshot = await stored;
+  // Without a snapshot the engine's packages are needed: requested now, inflated while Pyodide
+  // starts.
+  let site = snapshot ? null : fetchSite(siteURL);
+  site?.catch(() => {}); // awaited when its files are written
   let restored = false;
+  let bridge = null;
   if (snapshot) {
     try {
-      await startPython(loadPyodide, wheelURLs, { snapshot });
-      pyodide.runPython("import sys");
+      await startPython(pyodideLoader, { snapshot, manifest });
+      stage("engine");
+      bridge = await importEngine(null, 0, null);
       restored = true;
     } catch (err) {
       console.warn("[firefight worker] the memory snapshot did not restore; booting without it:", err);
-      await forgetSnapshot(key);
+      await forgetSnapshot();
+      stage("python"); // again
+      site = fetchSite(siteURL);
+      site.catch(() => {});
     }
   }
   if (!restored) {
-    if (snapshot) stage("python"); // again, after the snapshot failed
-    await startPython(loadPyodide, wheelURLs, { key });
-  }
-  wheelBodies.clear();
-  const tPython = performance.now();
-  // Plugin wheels (other modules' flags.firefight.wheels), before the engine first reads its
-  // entry points; one that fails is reported with the ready message, the engine boots anyway.
-  let wheelErrors = await loadWheels(pluginWheels);
-
-  stage("engine");
-  const tWheels = performance.now();
-  let bridge;
-  try {
-    bridge = pyodide.pyimport("firefight.bridge");
-  } catch (err) {
-    if (!restored) throw err;
-    // The restored interpreter cannot import the engine: forget the snapshot, boot without it.
-    console.warn("[firefight worker] the engine did not import after the memory snapshot; booting without it:", err);
-    await forgetSnapshot(key);
-    restored = false;
-    stage("python");
-    await startPython(loadPyodide, wheelURLs, { key });
-    wheelErrors = await loadWheels(pluginWheels);
+    const table = await startPython(pyodideLoader, { makeSnapshot: canStore(), site });
+    // No OPFS (a page outside a secure context), or no runtime hash: no snapshot.
+    const { runtime } = await manifest;
+    const key = canStore() && /^[0-9a-f]{16,64}$/.test(runtime ?? "") ? runtime : null;
     stage("engine");
-    bridge = pyodide.pyimport("firefight.bridge");
+    bridge = await importEngine(key, table, site);
   }
+  const tPython = performance.now();
+  // Plugin wheels (other modules' flags.firefight.wheels), after the snapshot (a world's own) and
+  // before the engine first reads its entry points (the `hello`); one that fails is reported
+  // with the ready message, the engine boots anyway.
+  const wheelErrors = await loadWheels(pluginWheels);
   const version = pyodide.runPython("import firefight; firefight.__version__");
   handle = bridge.handle;
   const end = performance.now();
-  const stages = { lookup: Math.round(tLookup - started), python: Math.round(tPython - started), plugins: Math.round(tWheels - tPython), engine: Math.round(end - tWheels), steps: laps };
+  const stages = { python: Math.round(tPython - started), plugins: Math.round(end - tPython), steps: laps };
   const snapshotState = restored ? "restored" : newSnapshot ? "made" : "none";
   return { version, pyodide: pyodide.version, bootMs: Math.round(end - started), stages, snapshot: snapshotState, wheelErrors };
 }
@@ -448,9 +470,9 @@ boot().then(
     self.postMessage({ type: "ready", ...info });
     // Stored after "ready", while the engine answers: it delays no call.
     if (newSnapshot) {
-      const { bytes } = newSnapshot;
-      storeSnapshot(newSnapshot).then(
-        () => self.postMessage({ type: "snapshot", stored: true, bytes: bytes.length }),
+      const bytes = newSnapshot.snapshot.length + newSnapshot.site.length;
+      writeSnapshot(newSnapshot).then(
+        () => self.postMessage({ type: "snapshot", stored: true, bytes }),
         (err) => {
           console.warn("[firefight worker] the memory snapshot could not be stored:", err);
           self.postMessage({ type: "snapshot", stored: false, message: String(err?.message ?? err) });
@@ -467,4 +489,5 @@ boot().then(
 ).finally(() => {
   // Answer what arrived while booting, in order (with results, or boot_failed errors).
   for (const data of queue.splice(0)) inTurn(data);
+  warmUpWhenIdle();
 });

@@ -4,8 +4,9 @@ Chromium (headless, the browser tier's flags): figures only, no limits.
 (a) the engine worker's ``{type: "ready"}`` (js-shim/engine-worker.mjs) ÷ a bare ``loadPyodide``
     of the same runtime (runtime/pyodide) in a worker, each in a fresh profile;
 (b) the same, second load in the same profile (a returning player: HTTP cache, compiled code and
-    the engine's memory snapshot in Cache Storage kept; the first load waits, after `ready`, for
-    the worker's report that it made and stored the snapshot, whose CPU is not in (a)'s);
+    the engine's memory snapshot in the Origin Private File System kept; the first load waits,
+    after `ready`, for the worker's report that it made and stored the snapshot, whose CPU is not
+    in (a)'s);
 (c) click -> card in the sandbox table: a person clicks Fire in the Shoot dialog, time until the
     chat card is in the log (first shot, median, p95);
 (d) the tab's memory against a bare Pyodide: the PSS of the tab's renderer process, which runs the

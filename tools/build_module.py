@@ -4,14 +4,15 @@
     python tools/build_module.py [--out dist/firefight.zip]
 
 The zip holds, at its root (Foundry unpacks it as ``Data/modules/firefight/``): ``module.json``,
-the shim (``js-shim/``), the Pyodide runtime and the wheels it loads (``runtime/``), the
+the shim (``js-shim/``), the Pyodide runtime and the engine's packages (``runtime/``: the site
+bundle packed from the runtime's wheels, ``runtime/wheels/site-packages.bin``), the
 card templates, the languages, the icons and the compendium packs
 compiled to LevelDB, one per supported game system for Actor and Item packs
 (``packs/<source>-<system>/``, each declaring its ``system`` in module.json; run ``make packs``
 first). Nothing else: no tests, no
-Python sources (the engine ships as its wheel), no ``node_modules``, no pack sources.
-Every path the manifest names is checked to be in the zip, and every wheel the runtime's
-manifest lists; a missing one fails the build.
+Python sources (the engine ships in the site bundle), no ``node_modules``, no pack sources.
+Every path the manifest names is checked to be in the zip, and the site bundle the runtime's
+manifest names; a missing one fails the build.
 """
 
 from __future__ import annotations
@@ -73,12 +74,12 @@ def collect(manifest: dict[str, object]) -> dict[str, Path]:
             raise BuildError(f"{tree}/ is missing (run `make runtime`)")
         for path in _files(root):
             out[path.relative_to(REPO).as_posix()] = path
-    wheels = json.loads((REPO / "runtime/wheels/manifest.json").read_text("utf-8"))["wheels"]
-    for wheel in wheels:
-        path = REPO / "runtime/wheels" / wheel
-        if not path.is_file():
-            raise BuildError(f"runtime/wheels/{wheel} is missing (run `make runtime`)")
-        out[f"runtime/wheels/{wheel}"] = path
+    # The worker loads the engine's packages from the site bundle the wheels were packed into
+    # (tools/build_runtime.py `write_site_bundle`), not from the wheels themselves.
+    path = REPO / "runtime/wheels/site-packages.bin"
+    if not path.is_file():
+        raise BuildError("runtime/wheels/site-packages.bin is missing (run `make runtime`)")
+    out["runtime/wheels/site-packages.bin"] = path
     for entry in manifest.get("packs", []) or []:  # type: ignore[union-attr]
         pack = REPO / str(entry["path"])  # type: ignore[index]
         files = [p for p in _files(pack) if p.name not in PACK_SKIP] if pack.is_dir() else []

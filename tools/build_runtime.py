@@ -22,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -309,6 +310,32 @@ def build_wheels() -> None:
     stamp_runtime_hash()
 
 
+SITE_BUNDLE = "site-packages.bin"  # the worker asks for it by name (js-shim/engine-worker.mjs)
+
+
+def write_site_bundle(manifest: dict[str, list[str]]) -> None:
+    """runtime/wheels/site-packages.bin: every file of the manifest's wheels (their bytecode
+    included), in one raw deflate stream (RFC 1951): u32 n (little-endian), n bytes of JSON
+    [[path inside site-packages, size], ...], then the files' bytes in that order. The worker
+    inflates it while Pyodide starts and writes the files itself (js-shim/site-bundle.mjs); the
+    module's zip carries it instead of the wheels (tools/build_module.py)."""
+    index: list[list[object]] = []
+    data = bytearray()
+    for wheel in manifest["wheels"]:
+        with zipfile.ZipFile(RUNTIME / "wheels" / wheel) as zipped:
+            for info in zipped.infolist():
+                if not info.is_dir():
+                    body = zipped.read(info)
+                    index.append([info.filename, len(body)])
+                    data += body
+    head = json.dumps(index, separators=(",", ":")).encode()
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = len(head).to_bytes(4, "little") + head + bytes(data)
+    bundle = squeeze.compress(raw) + squeeze.flush()
+    (RUNTIME / "wheels" / SITE_BUNDLE).write_bytes(bundle)
+    log(f"runtime/wheels/{SITE_BUNDLE}: {len(index)} files, {len(data)} -> {len(bundle)} bytes")
+
+
 def stamp_runtime_hash() -> None:
     """Write the runtime's hash into runtime/wheels/manifest.json ("runtime"): SHA-256 over the
     wheels and runtime/pyodide's files. The worker keys its cached memory snapshot by it, so a
@@ -317,8 +344,9 @@ def stamp_runtime_hash() -> None:
     if not manifest_path.is_file():
         return
     manifest = json.loads(manifest_path.read_text())
+    write_site_bundle(manifest)
     digest = hashlib.sha256()
-    files = [RUNTIME / "wheels" / w for w in manifest["wheels"]]
+    files = [RUNTIME / "wheels" / w for w in [*manifest["wheels"], SITE_BUNDLE]]
     files += [RUNTIME / "pyodide" / name for name in PYODIDE_FILES]
     for path in files:
         digest.update(path.name.encode() + b"\0")

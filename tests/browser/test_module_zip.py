@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -101,14 +102,33 @@ def test_the_zips_manifest_passes_foundrys_package_validation(
     ]
 
 
-def test_the_runtime_and_its_wheels_are_in_the_zip(
+def site_files(data: bytes) -> dict[str, bytes]:
+    """The files of a site bundle (tools/build_runtime.py `write_site_bundle`)."""
+    raw = zlib.decompress(data, -15)
+    n = int.from_bytes(raw[:4], "little")
+    at, files = 4 + n, {}
+    for name, size in json.loads(raw[4 : 4 + n]):
+        files[name] = raw[at : at + size]
+        at += size
+    assert at == len(raw)
+    return files
+
+
+def test_the_runtime_and_its_site_bundle_are_in_the_zip(
     zip_names: tuple[set[str], zipfile.ZipFile],
 ) -> None:
+    """The worker loads the engine's packages from one bundle of the runtime's wheels (issue 17):
+    the zip carries it, not the wheels, and it holds every file of every wheel, as built."""
     names, zf = zip_names
-    wheels = json.loads(zf.read("runtime/wheels/manifest.json"))["wheels"]
-    assert any(w.startswith("firefight-") for w in wheels)
-    for wheel in wheels:
-        assert f"runtime/wheels/{wheel}" in names
+    manifest = json.loads(zf.read("runtime/wheels/manifest.json"))
+    assert any(w.startswith("firefight-") for w in manifest["wheels"])
+    assert not [n for n in names if n.endswith(".whl")]
+    bundled = site_files(zf.read("runtime/wheels/site-packages.bin"))
+    expected: dict[str, bytes] = {}
+    for wheel in manifest["wheels"]:
+        with zipfile.ZipFile(REPO / "runtime/wheels" / wheel) as built:
+            expected |= {i.filename: built.read(i) for i in built.infolist() if not i.is_dir()}
+    assert bundled == expected
     for f in (
         "pyodide.mjs",
         "pyodide.asm.mjs",
@@ -159,7 +179,7 @@ def test_the_zip_is_small_and_unpacks_to_the_same_bytes(
     assert zf.testzip() is None  # every entry's CRC
     for info in zf.infolist():  # what is stored stays stored only where deflate does not pay
         if info.compress_type == zipfile.ZIP_STORED and info.file_size > 100_000:
-            assert info.filename.endswith((".whl", ".zip")), info.filename
+            assert info.filename.endswith((".bin", ".zip")), info.filename
 
 
 def _record_ok(wheel: zipfile.ZipFile) -> None:
@@ -180,25 +200,26 @@ def test_the_runtime_ships_bytecode_from_pyodides_python(
     zip_names: tuple[set[str], zipfile.ZipFile],
 ) -> None:
     """Issue 17: the modules the engine imports come as .pyc compiled by Pyodide's CPython
-    3.14 (its magic number), in valid wheels and in the stdlib zip beside their sources."""
+    3.14 (its magic number), in valid wheels, in their site bundle and in the stdlib zip beside
+    their sources."""
     _, zf = zip_names
     magic = None
-    wheels = json.loads(zf.read("runtime/wheels/manifest.json"))["wheels"]
-    for wheel_name in wheels:
-        with zipfile.ZipFile(io_bytes(zf.read(f"runtime/wheels/{wheel_name}"))) as wheel:
+    manifest = json.loads(zf.read("runtime/wheels/manifest.json"))
+    for wheel_name in manifest["wheels"]:
+        with zipfile.ZipFile(REPO / "runtime/wheels" / wheel_name) as wheel:
             _record_ok(wheel)
-            pycs = [n for n in wheel.namelist() if n.endswith(".cpython-314.pyc")]
             if wheel_name.startswith(("firefight-", "pydantic-", "jinja2-")):
-                assert pycs, wheel_name
-            for pyc in pycs:
-                source = pyc.replace("__pycache__/", "").replace(".cpython-314.pyc", ".py")
-                assert source in wheel.namelist(), pyc
-                header = wheel.read(pyc)[:16]
-                magic = magic or header[:4]
-                assert header[:4] == magic, pyc
-                # PEP 552 flags: hash-based, unchecked (the source hash is keyed by 3.14's
-                # magic number, so only Pyodide can check it: the worker test boots on these).
-                assert header[4:8] == b"\x01\0\0\0", pyc
+                assert any(n.endswith(".cpython-314.pyc") for n in wheel.namelist()), wheel_name
+    bundled = site_files(zf.read("runtime/wheels/site-packages.bin"))
+    for pyc in [n for n in bundled if n.endswith(".cpython-314.pyc")]:
+        source = pyc.replace("__pycache__/", "").replace(".cpython-314.pyc", ".py")
+        assert source in bundled, pyc
+        header = bundled[pyc][:16]
+        magic = magic or header[:4]
+        assert header[:4] == magic, pyc
+        # PEP 552 flags: hash-based, unchecked (the source hash is keyed by 3.14's magic
+        # number, so only Pyodide can check it: the worker test boots on these).
+        assert header[4:8] == b"\x01\0\0\0", pyc
     assert magic is not None
     assert magic[2:] == b"\r\n"  # a CPython magic number (the stdlib zip's is the same)
     with zipfile.ZipFile(io_bytes(zf.read("runtime/pyodide/python_stdlib.zip"))) as stdlib:
@@ -214,16 +235,18 @@ def io_bytes(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
 
 
-# Boots the runtime as the worker does (Pyodide from runtime/pyodide, the runtime's wheels) and
+# Boots the runtime as the worker does (Pyodide from runtime/pyodide, the site bundle's files
+# written by js-shim/site-bundle.mjs) and
 # counts the modules Python compiles from source while `firefight.bridge` is imported and a
 # shot resolved: with the shipped bytecode there are none.
 COMPILES_JS = """
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadPyodide } from "pyodide";
+import { inflateSite, siteFiles, writeFiles } from "./js-shim/site-bundle.mjs";
 const py = await loadPyodide({ indexURL: path.resolve("runtime/pyodide") + "/" });
-const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
-await py.loadPackage(wheels.map((w) => "runtime/wheels/" + w), { messageCallback: () => {} });
+const all = await inflateSite(readFileSync("runtime/wheels/site-packages.bin"));
+writeFiles(py.FS, py._api.sitePackages, siteFiles(all));
 py.globals.set("request", readFileSync("tests/engine/examples/shock_dshk.json", "utf8"));
 console.log(py.runPython(`
 import json, zipimport

@@ -7,6 +7,8 @@
 //   {test: "hang", op}      the next call of `op` never ends: a runaway computation
 //   {test: "fatal"}         Pyodide suffers a real fatal error: a stack overflow in json.loads
 //                           of JSON nested 100 000 deep (reliability audit D7); no reply
+//   {test: "loaded", module}  answered {type: "loaded", module, loaded}: whether Python has
+//                           imported `module`
 //
 // The query keeps the real worker a module of its own URL when the test routes the plain one here.
 import * as engine from "/modules/firefight/js-shim/engine-worker.mjs?engine";
@@ -25,6 +27,11 @@ self.onmessage = (event) => {
   const data = event.data ?? {};
   if (data.test === "slow" || data.test === "hang") {
     slow.set(data.op, data.test === "hang" ? Infinity : Number(data.ms));
+    return;
+  }
+  if (data.test === "loaded") {
+    const loaded = engine.pyodide.runPython(`__import__("sys").modules.get(${JSON.stringify(String(data.module))}) is not None`);
+    self.postMessage({ type: "loaded", module: data.module, loaded });
     return;
   }
   if (data.test === "fatal") {

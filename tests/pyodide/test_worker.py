@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -161,20 +160,22 @@ def test_worker_boots_offline_and_answers_queued_messages(
     assert replies[3]["ok"] is False
     assert replies[3]["error"]["code"] == "bad_message"
 
-    # Everything came from runtime/: Pyodide's files and every wheel in the manifest.
-    fetched = {p.removeprefix(PREFIX) for p in served}
+    # Everything came from runtime/: Pyodide's files and the site bundle of the manifest's wheels
+    # (tools/build_runtime.py), each once: the early requests (the WebAssembly, the stdlib, the
+    # lockfile) are handed to Pyodide, not made twice.
+    fetched = [p.removeprefix(PREFIX) for p in served]
     assert sorted(p for p in fetched if not (ROOT / p).is_file()) == []  # no 404s
     for name in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]:
-        assert f"runtime/pyodide/{name}" in fetched
-    for wheel in manifest["wheels"]:
-        assert f"runtime/wheels/{wheel}" in fetched
+        assert fetched.count(f"runtime/pyodide/{name}") == 1, fetched
+    assert fetched.count("runtime/wheels/site-packages.bin") == 1, fetched
 
 
 @pytest.mark.parametrize(
     ("fail", "reported"),
-    [("/runtime/wheels/manifest.json", "manifest.json"), ("_wasm32.whl", "pydantic_core")],
-    ids=["manifest", "wheel"],
+    [("/runtime/wheels/manifest.json", "manifest.json"),
+     ("/runtime/wheels/site-packages.bin", "site-packages.bin")],
+    ids=["manifest", "site-packages"],
 )
 def test_boot_failure_answers_every_message_with_boot_failed(
     server: tuple[str, list[str]], fail: str, reported: str,
@@ -242,11 +243,47 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
             browser.close()
 
 
-# Boots the worker three times in one profile: the first takes a memory snapshot and stores it,
-# the second restores it; then the stored snapshot is replaced by garbage, and the third boots
-# without it (and stores a new one). Each boot answers `hello`.
+def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[str]]) -> None:
+    """`ready` comes before Jinja2 and the card module are imported (the engine loads them on
+    first use); once the worker is idle after booting it imports them, so the first shot does not
+    wait for them (js-shim/engine-worker.mjs `warmUpWhenIdle`)."""
+    from playwright.sync_api import sync_playwright
+
+    base, _ = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
+        try:
+            page = browser.new_page()
+            page.goto(base + "/recovery")
+            page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
+            ask = "(m) => worker.postMessage({test: 'loaded', module: m})"
+            page.evaluate(ask, "firefight.bridge")
+            page.evaluate(ask, "firefight.cards")
+            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 2")
+            early = {e["module"]: e["loaded"] for e in page.evaluate("events")
+                     if e.get("type") == "loaded"}
+            assert early == {"firefight.bridge": True, "firefight.cards": False}
+            page.evaluate(ask, "jinja2")
+            page.wait_for_timeout(1500)  # idle
+            page.evaluate(ask, "firefight.cards")
+            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 4")
+            late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][2:]
+            assert [(e["module"], e["loaded"]) for e in late] == [
+                ("jinja2", False), ("firefight.cards", True)]
+        finally:
+            browser.close()
+
+
+# Boots the worker four times in one profile: the first takes a memory snapshot (pydantic_core
+# loaded, the engine imported) and stores it (js-shim/snapshot-store.mjs), the second restores it
+# (js-shim/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
+# made wrong (a table one slot longer), and the third boots without it and stores a new one; then
+# the memory in it is replaced by garbage, and the fourth does the same. Each boot answers `hello`
+# and the same resolve.
 SNAPSHOT_PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
 <script type="module">
+const RESOLVE = JSON.stringify({op: "resolve", request: REQUEST, entropy: ENTROPY});
 async function boot() {
   const worker = new Worker("/modules/firefight/js-shim/engine-worker.mjs", {type: "module"});
   const out = {stored: null};
@@ -256,25 +293,56 @@ async function boot() {
       if (d.type === "ready" || d.type === "boot-error") out.ready = d;
       if (d.type === "snapshot") out.stored = d;
       if (d.id === 1) out.reply = JSON.parse(d.reply);
-      if (out.reply && (out.ready?.snapshot !== "made" || out.stored)) resolve();
+      if (d.id === 2) out.resolved = JSON.parse(d.reply);
+      if (out.resolved && (out.ready?.snapshot !== "made" || out.stored)) resolve();
     };
     worker.postMessage({id: 1, message: JSON.stringify({op: "hello"})});
+    worker.postMessage({id: 2, message: RESOLVE});
   });
   worker.terminate();
   return out;
 }
+// The worker's snapshot file (js-shim/snapshot-store.mjs): the Origin Private File System,
+// shared by the page and its workers.
+const file = async () => (await navigator.storage.getDirectory())
+  .getFileHandle("firefight-engine-snapshot.bin");
+async function stored() { // the runtime hash in the file's header, or null
+  try {
+    const bytes = new Uint8Array(await (await (await file()).getFile()).arrayBuffer());
+    const n = new DataView(bytes.buffer).getUint32(4, true);
+    return JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n))).key;
+  } catch {
+    return null;
+  }
+}
+async function spoil(change) {
+  const handle = await file();
+  const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+  const writable = await handle.createWritable();
+  await writable.write(change(bytes));
+  await writable.close();
+}
 window.done = (async () => {
   const first = await boot();
   const second = await boot();
-  const cache = await caches.open("firefight-engine-snapshot");
-  const keys = (await cache.keys()).map((r) => r.url);
-  for (const key of keys) await cache.put(key, new Response(new Uint8Array(4096).fill(7)));
+  const keys = [await stored()];
+  await spoil((bytes) => { // the link record's table one slot longer, lengths kept
+    const text = new TextDecoder("latin1").decode(bytes.subarray(0, 4096));
+    const [found, n] = text.match(/"table":(\\d+)/);
+    const longer = `"table":${String(Number(n) + 1).padStart(n.length, "0")}`;
+    bytes.set(new TextEncoder().encode(longer), text.indexOf(found));
+    return bytes;
+  });
   const third = await boot();
-  const after = (await cache.keys()).map((r) => r.url);
-  return {first, second, third, keys, after};
+  await spoil((bytes) => bytes.fill(7, bytes.length - (1 << 24)));
+  const fourth = await boot();
+  const after = [await stored()];
+  return {first, second, third, fourth, keys, after};
 })();
 </script>"""
-PAGES["/snapshot"] = SNAPSHOT_PAGE
+PAGES["/snapshot"] = SNAPSHOT_PAGE.replace(
+    "REQUEST", (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")).replace(
+    "ENTROPY", json.dumps([(i * 0.618034) % 1 for i in range(512)]))
 
 
 def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
@@ -294,15 +362,22 @@ def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
             out: dict[str, Any] = page.evaluate("window.done", None)
         finally:
             browser.close()
-    for boot in ("first", "second", "third"):
+    boots = ("first", "second", "third", "fourth")
+    for boot in boots:
         assert out[boot]["reply"]["ok"] is True, out[boot]
+        assert out[boot]["resolved"]["ok"] is True, out[boot]["resolved"]
+        # the restored engine resolves as the freshly imported one: the same result, die for die
+        assert out[boot]["resolved"] == out["first"]["resolved"]
     assert out["first"]["ready"]["snapshot"] == "made", console
     assert out["first"]["stored"]["stored"] is True
     # Keyed by the runtime's hash (manifest.json "runtime", tools/build_runtime.py).
-    assert len(out["keys"]) == 1
-    assert re.fullmatch(rf"{base}/modules/firefight/runtime/snapshot/[0-9a-f]{{32}}\.bin",
-                        out["keys"][0]), out["keys"]
-    assert out["second"]["ready"]["snapshot"] == "restored"
-    assert out["third"]["ready"]["snapshot"] == "made"  # the garbage did not restore
-    assert out["third"]["stored"]["stored"] is True
+    runtime = json.loads((ROOT / "runtime/wheels/manifest.json").read_text())["runtime"]
+    assert out["keys"] == [runtime]
+    assert out["second"]["ready"]["snapshot"] == "restored", console
+    assert "relink" in out["second"]["ready"]["stages"]["steps"]
+    # a wrong link record and garbage bytes are refused, and replaced by a new snapshot
+    assert any("function table starts at" in line for line in console), console
+    for boot in ("third", "fourth"):
+        assert out[boot]["ready"]["snapshot"] == "made", (boot, console)
+        assert out[boot]["stored"]["stored"] is True
     assert out["after"] == out["keys"]

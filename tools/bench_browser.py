@@ -273,7 +273,7 @@ def _p95(values: list[float]) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3, help="fresh profiles per kind")
+    parser.add_argument("--rounds", type=int, default=5, help="fresh profiles per kind")
     parser.add_argument("--shots", type=int, default=20, help="shots fired in the sandbox")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():

@@ -275,6 +275,54 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             browser.close()
 
 
+NO_OPFS_PAGE = """<!doctype html><meta charset="utf-8"><title>no OPFS</title><script type="module">
+async function boot() {
+  const worker = new Worker("/modules/firefight/tests/pyodide/no-opfs-worker.mjs", {type: "module"});
+  const out = {};
+  await new Promise((resolve) => {
+    worker.onmessage = (e) => {
+      if (e.data.type === "ready" || e.data.type === "boot-error") out.ready = e.data;
+      if (e.data.id === 1) { out.reply = JSON.parse(e.data.reply); resolve(); }
+    };
+    worker.postMessage({id: 1, message: JSON.stringify({op: "hello"})});
+  });
+  worker.terminate();
+  return out;
+}
+window.done = (async () => {
+  const boots = [await boot(), await boot()];
+  let stored = true;
+  try {
+    await (await navigator.storage.getDirectory()).getFileHandle("firefight-engine-snapshot.bin");
+  } catch {
+    stored = false;
+  }
+  return {boots, stored};
+})();
+</script>"""
+PAGES["/no-opfs"] = NO_OPFS_PAGE
+
+
+def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, list[str]]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    base, _ = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
+        try:
+            page = browser.new_context().new_page()
+            page.goto(base + "/no-opfs")
+            out: dict[str, Any] = page.evaluate("window.done", None)
+        finally:
+            browser.close()
+    for boot in out["boots"]:
+        assert boot["ready"]["type"] == "ready", boot
+        assert boot["ready"]["snapshot"] == "none"
+        assert boot["reply"]["ok"] is True
+    assert out["stored"] is False
+
+
 # Boots the worker four times in one profile: the first takes a memory snapshot (pydantic_core
 # loaded, the engine imported) and stores it (js-shim/snapshot-store.mjs), the second restores it
 # (js-shim/snapshot-link.mjs links pydantic_core again); then the stored file's link record is

@@ -52,7 +52,9 @@ function unpack(bytes) {
   let at = 8 + n;
   const take = (length) => bytes.subarray(at, (at += length));
   const link = JSON.parse(new TextDecoder().decode(take(sizes.link)));
-  const site = take(sizes.site);
+  // A copy: the site files live on in Pyodide's file system as views of it, which would otherwise
+  // keep the whole file's buffer, the snapshot's ~25 MB of memory pages with it, alive.
+  const site = take(sizes.site).slice();
   at = Math.ceil(at / 8) * 8;
   const header = take(sizes.header);
   const pages = take(sizes.pages);

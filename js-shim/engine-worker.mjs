@@ -345,6 +345,7 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
     files = site.then((all) => siteFiles(all));
     if (makeSnapshot) options._makeSnapshot = true;
   }
+  files.catch(() => {}); // awaited when they are written, below
   let t = performance.now();
   const lap = (name) => {
     const now = performance.now();

@@ -19,7 +19,7 @@
 // Python's cyclic GC is off in the snapshot (a collection before the relink would call into the
 // library's missing slots) and turned on again once the library is linked.
 
-/** name -> "library\0export" of every function a loaded library (or the main module) exports. */
+/** function -> "library\0export name", for every function a loaded library (or the main module) exports. */
 function exportNames(M) {
   const names = new Map();
   for (const [lib, dso] of Object.entries(M.LDSO.loadedLibsByName)) {

@@ -6,6 +6,7 @@ reason; it never raises for a request a person got wrong.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Union
 
@@ -23,7 +24,10 @@ from firefight.errors import (
 from firefight.models import UNIT_METRES, Ammo, Effect
 
 ErrorDict = dict[str, Any]
-_EFFECTS = TypeAdapter(list[Effect])
+@functools.cache
+def _effects() -> TypeAdapter[list[Effect]]:
+    """The effects' validator, built on the first `apply` (not at import: issue 17, "Boot")."""
+    return TypeAdapter(list[Effect])
 
 
 def parse(request: object) -> tuple[registry.Ruleset, BaseModel]:
@@ -117,7 +121,7 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
                                  fields=[("stats", "expected an object")])
         ruleset = registry.get(ruleset_id)
         try:
-            _EFFECTS.validate_python(effects)  # each effect's shape; the ruleset reads the dicts
+            _effects().validate_python(effects)  # each effect's shape; the ruleset reads the dicts
         except ValidationError as exc:
             raise FirefightError("invalid effects", fields=[
                 (field_path(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None

@@ -15,7 +15,6 @@ import marshal
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ValidationError
@@ -392,6 +391,15 @@ GROUPS: dict[str, tuple[type, Callable[[Any], Any]]] = {
 _seen: set[tuple[str, str, str]] = set()
 _status: list[dict[str, Any]] = []
 _builtins_loaded = False
+
+
+def entry_points(*, group: str) -> Any:
+    """importlib.metadata's entry points of `group`. Imported on first use, not with this
+    module: importlib.metadata brings the email package, a quarter of the engine's import time
+    (CPython: `import firefight.bridge` 135 -> 102 ms), which only the plugin scan needs."""
+    from importlib.metadata import entry_points as found
+
+    return found(group=group)
 
 
 def rescan() -> list[dict[str, Any]]:

@@ -277,7 +277,8 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
 
 NO_OPFS_PAGE = """<!doctype html><meta charset="utf-8"><title>no OPFS</title><script type="module">
 async function boot() {
-  const worker = new Worker("/modules/firefight/tests/pyodide/no-opfs-worker.mjs", {type: "module"});
+  const url = "/modules/firefight/tests/pyodide/no-opfs-worker.mjs";
+  const worker = new Worker(url, {type: "module"});
   const out = {};
   await new Promise((resolve) => {
     worker.onmessage = (e) => {

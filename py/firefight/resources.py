@@ -4,7 +4,6 @@ those of each ruleset or house rule package (its own ``lang/`` and ``templates/`
 from __future__ import annotations
 
 import sys
-from importlib.resources import files
 from pathlib import Path
 
 # Ruleset id -> its package's templates/ (a card template "<id>/<name>" is read from there).
@@ -12,8 +11,10 @@ TEMPLATE_DIRS: dict[str, str] = {}
 
 
 def resource_dir(name: str) -> Path:
-    """``firefight/<name>`` in an installed wheel, else the checkout's top-level ``<name>/``."""
-    packaged = Path(str(files("firefight"))) / name
+    """``firefight/<name>`` in an installed wheel, else the checkout's top-level ``<name>/``.
+    (Beside this file: a wheel is installed unpacked, also in Pyodide; importlib.resources would
+    add tempfile, shutil and zipfile to the engine's import, issue 17.)"""
+    packaged = Path(__file__).resolve().parent / name
     if packaged.is_dir():
         return packaged
     checkout = Path(__file__).resolve().parents[2] / name

@@ -73,9 +73,8 @@ const earlyWasm = (async () => {
 })().catch(() => null);
 // Pyodide's standard library and lockfile too: requested now, with high priority, and handed
 // to loadPyodide's first request for them (a later loadPyodide, after a snapshot that did not
-// restore, requests them again). A server that makes every request revalidate (Foundry's static
-// files, the sandbox's `no-cache`) costs a round trip each, and a browser opens six connections
-// to a host.
+// restore, requests them again). Where a server makes every request revalidate (the sandbox
+// sends `no-cache`) each costs a round trip, and a browser opens six connections to a host.
 const earlyFetches = new Map(["python_stdlib.zip", "pyodide-lock.json"].map((name) => {
   const url = new URL(`pyodide/${name}`, runtimeURL).href;
   const response = networkFetch(url, { priority: "high" });

@@ -304,19 +304,25 @@ window.done = (async () => {
 PAGES["/no-opfs"] = NO_OPFS_PAGE
 
 
-def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, list[str]]) -> None:
+def page_outcome(base: str, path: str, console: list[str]) -> dict[str, Any]:
+    """Open one of PAGES in a fresh context, its console into `console`: its `window.done`."""
     from playwright.sync_api import sync_playwright
 
-    base, _ = server
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
         try:
             page = browser.new_context().new_page()
-            page.goto(base + "/no-opfs")
+            page.on("console", lambda m: console.append(m.text))
+            page.goto(base + path)
             out: dict[str, Any] = page.evaluate("window.done", None)
+            return out
         finally:
             browser.close()
+
+
+def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, list[str]]) -> None:
+    out = page_outcome(server[0], "/no-opfs", [])
     for boot in out["boots"]:
         assert boot["ready"]["type"] == "ready", boot
         assert boot["ready"]["snapshot"] == "none"
@@ -397,20 +403,8 @@ PAGES["/snapshot"] = SNAPSHOT_PAGE.replace(
 def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
     server: tuple[str, list[str]],
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
-    base, _ = server
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
-        try:
-            page = browser.new_context().new_page()
-            console: list[str] = []
-            page.on("console", lambda m: console.append(m.text))
-            page.goto(base + "/snapshot")
-            out: dict[str, Any] = page.evaluate("window.done", None)
-        finally:
-            browser.close()
+    console: list[str] = []
+    out = page_outcome(server[0], "/snapshot", console)
     boots = ("first", "second", "third", "fourth")
     for boot in boots:
         assert out[boot]["reply"]["ok"] is True, out[boot]

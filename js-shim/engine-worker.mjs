@@ -393,9 +393,10 @@ async function importEngine(key, table, site) {
   if (key) {
     try {
       const link = linkState(pyodide, table);
+      const files = await site; // inflated by now: its files are written
       pyodide.runPython('__import__("gc").disable()');
       try {
-        newSnapshot = { key, snapshot: pyodide.makeMemorySnapshot(), link, site: await site };
+        newSnapshot = { key, snapshot: pyodide.makeMemorySnapshot(), link, site: files };
       } finally {
         pyodide.runPython('__import__("gc").enable()');
       }

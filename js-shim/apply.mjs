@@ -29,12 +29,13 @@ import { MODULE_ID } from "./config.mjs";
 import { facesOfRoll } from "./dice.mjs";
 import { stableStringify } from "./json.mjs";
 import { t, said, localize, fieldErrorsText } from "./i18n.mjs";
-import { actingParticipant, ownsToken } from "./request.mjs";
+import { actingParticipant, ownsToken, SELF_FIELDS } from "./request.mjs";
 import { statusPlan, setStatus, systemStatus } from "./systems/index.mjs";
 import { withActors } from "./writes.mjs";
 import { SOCKET, REPLY_TIMEOUT_MS, Refusal, ask, isActiveGM, listen, onRequest } from "./relay.mjs";
 import { worldMismatch } from "./verify.mjs";
 import { rollForPlayer } from "./shoot.mjs";
+import { gmRollsShots } from "./settings.mjs";
 
 export { SOCKET, stableStringify };
 
@@ -192,11 +193,80 @@ function recordKey(group, taken) {
 export function mayRequest(message, user) {
   if (user?.isGM) return true;
   if (!user?.id) return false;
-  const author = message?.author ?? null;
-  const authorId = author?.id ?? message?._source?.author ?? author;
+  const authorId = authorIdOf(message);
   if (authorId === user.id) return true;
-  const gmAuthored = Boolean(author?.isGM ?? globalThis.game?.users?.get?.(authorId)?.isGM);
-  return gmAuthored && message?.flags?.[MODULE_ID]?.rolledFor === user.id;
+  return gmAuthored(message) && message?.flags?.[MODULE_ID]?.rolledFor === user.id;
+}
+
+/** The user id of a message's author. */
+export function authorIdOf(message) {
+  const author = message?.author ?? null;
+  return author?.id ?? message?._source?.author ?? (typeof author === "string" ? author : null);
+}
+
+/** Whether a message's author is a GM (only GMs may then edit it, flags included). */
+export function gmAuthored(message) {
+  const author = message?.author ?? null;
+  return Boolean(author?.isGM ?? globalThis.game?.users?.get?.(authorIdOf(message))?.isGM);
+}
+
+/** Who rolled a message's dice: the player a GM's client rolled it for, else its author. */
+export function rollerOf(message) {
+  const rolledFor = message?.flags?.[MODULE_ID]?.rolledFor;
+  return gmAuthored(message) && typeof rolledFor === "string" && rolledFor ? rolledFor : authorIdOf(message);
+}
+
+/**
+ * Whether a message is a self roll: whispered to the one who rolled it and nobody else (Foundry's
+ * "selfroll" whispers to the roller alone; a GM-rolled self roll goes to its player, shoot.mjs).
+ */
+export function isSelfRoll(message) {
+  const whisper = [...(message?.whisper ?? message?._source?.whisper ?? [])].map((u) => u?.id ?? u);
+  const roller = rollerOf(message);
+  return whisper.length > 0 && Boolean(roller) && whisper.every((id) => id === roller);
+}
+
+/** The non-GM users who own an actor: they may write its records, as they may write its data. */
+function playerOwners(actor) {
+  const users = globalThis.game?.users;
+  if (!actor || typeof actor.testUserPermission !== "function" || typeof users?.filter !== "function") return [];
+  return users.filter((u) => !u.isGM && actor.testUserPermission(u, "OWNER")).map((u) => u.id);
+}
+
+/**
+ * Whether a record on an actor, kept under the message id `key`, counts as the GM's record of the
+ * result whose hash is `hash`. It must name a GM as its writer and this very result (as Undo
+ * checks). An actor no player owns only GMs write, so its records count. On an actor a player
+ * owns, that player could write the same bytes: there it counts only when its message's own
+ * flags, which the actor's owners cannot edit (a GM's message, or another player's), say it was
+ * applied (or undone). A record under the message of one of the actor's owners, or of a message
+ * since deleted, counts: its forger could only have spared their own actor, which they may change
+ * at will anyway (and a record never blocks another actor, see `holds`).
+ */
+export function recordCounts(actor, key, rec, hash) {
+  if (!rec || typeof rec !== "object" || !hash || rec.hash !== hash || !globalThis.game?.users?.get?.(rec.gm)?.isGM) return false;
+  const owners = playerOwners(actor);
+  if (!owners.length) return true;
+  const message = globalThis.game?.messages?.get?.(key) ?? null;
+  if (!message || owners.includes(authorIdOf(message))) return true;
+  const ff = flagsOf(message);
+  return rec.undone ? Boolean(ff.undone || ff.applied?.hash === hash) : ff.applied?.hash === hash;
+}
+
+/**
+ * Whether an actor holds a result already: a record that counts (recordCounts) under this message,
+ * or, when the message could be a copy (a player's, or one a GM's client rolled for a player),
+ * under any message carrying the same result: one apply per result, however many messages carry
+ * it. For a GM an undone result may be applied again (Redo); for a player it stays spent.
+ */
+export function holds(actor, message, hash, user) {
+  const copyable = !gmAuthored(message) || Boolean(message?.flags?.[MODULE_ID]?.rolledFor);
+  for (const [key, rec] of Object.entries(actor?.flags?.[MODULE_ID]?.applied ?? {})) {
+    if (key !== message?.id && !copyable) continue;
+    if (rec?.undone && user?.isGM) continue;
+    if (recordCounts(actor, key, rec, hash)) return true;
+  }
+  return false;
 }
 
 // --- the table side ----------------------------------------------------------------------------
@@ -230,10 +300,17 @@ export function actorFor(group) {
   return group.actorId ? game.actors.get(group.actorId) ?? null : null;
 }
 
-/** Whether a user owns the acting participant of a request (attacker, actor ...); true if none. */
+/**
+ * Whether a user owns the acting participant of a request (attacker, actor ...): true when the
+ * request has none (an explosion, a table's round), false when it has one that names no token
+ * and no actor (nobody's, so nothing to check it against).
+ */
 export function ownsActing(request, user) {
-  const acting = actingParticipant(request);
-  if (!acting || user?.isGM) return true;
+  if (user?.isGM) return true;
+  const field = SELF_FIELDS.find((f) => request?.[f] && typeof request[f] === "object");
+  if (!field) return true;
+  const acting = request[field];
+  if (!acting.actor_id && !acting.token_id) return false;
   const actor = actorFor({ actorId: acting.actor_id, tokenId: acting.token_id });
   return Boolean(actor) && ownsToken({ actor }, user);
 }
@@ -318,13 +395,14 @@ export async function writeAll(steps) {
 const IN_FLIGHT_STALE_MS = REPLY_TIMEOUT_MS;
 
 /**
- * The records of a message: [{group, actor, rec}] (rec may be null), on the actors its result
+ * The records of a message: [{group, actor, rec, counts}] (rec may be null; counts: recordCounts), on the actors its result
  * names and on the tokens the card lists as applied to or undone (a GM's "selected" choice; the
  * card only says where to look: each record is the GM's, on the actor). A record's group carries
  * the effects it was made with: its `source` group's, scaled by its `variant`.
  */
 export function recordsOf(message) {
   const ff = flagsOf(message);
+  const hash = ff.result ? resultHash(ff.result) : null;
   const own = effectsByActor(ff.result);
   const listed = [ff.applied?.actors, ff.undone?.actors].flatMap((a) => Object.values(a ?? {}))
     .filter((a) => a && (a.actorId || a.tokenId))
@@ -349,7 +427,8 @@ export function recordsOf(message) {
     try {
       effects = scaleEffects(source?.effects ?? [], rec?.variant ?? "full");
     } catch { /* an unknown variant: no effects, so Undo will not match the record */ }
-    out.push({ group: { ...group, effects, source: source?.key ?? null }, actor, rec });
+    // `counts`: the record is the GM's record of this result (recordCounts), not one a player wrote.
+    out.push({ group: { ...group, effects, source: source?.key ?? null }, actor, rec, counts: recordCounts(actor, message?.id, rec, hash) });
   }
   return out;
 }
@@ -359,7 +438,8 @@ export function recordsOf(message) {
  * {state: "applied" | "undone" | null, by, names, missing: [{name, statuses}], applying}.
  */
 export function applyState(message) {
-  const all = recordsOf(message).filter((r) => r.rec);
+  // Only the GM's records say so: one a player wrote on their own actor does not (recordCounts).
+  const all = recordsOf(message).filter((r) => r.rec && r.counts);
   const live = all.filter((r) => !r.rec.undone);
   // Markers only point at the records: the card names the actors that were changed.
   const changed = live.filter((r) => !r.rec.marker);
@@ -502,6 +582,11 @@ export class Applier {
     if (!mayRequest(message, user)) {
       throw this._refuse("not_author", said("FIREFIGHT.ui.apply.notAuthor", "only the shooter or a GM may apply this result"), ctx);
     }
+    // When the GM's client rolls players' shots, a player's shot counts only as that client rolled
+    // it (a GM's message, rolledFor them): never one the player resolved with dice of their own.
+    if (!user?.isGM && gmRollsShots() && (ff.result.request?.action ?? ff.result.action ?? "attack") === "attack" && !gmAuthored(message)) {
+      throw this._refuse("gm_rolls", said("FIREFIGHT.ui.apply.gmRolls", "in this world the GM's client rolls players' shots: only a shot it rolled may be applied"), ctx);
+    }
     // Where and how to apply (selected tokens, half / double / heal) is the GM's choice alone.
     if (!user?.isGM && (mode !== "targets" || variant !== "full" || tokens.length)) {
       throw this._refuse("gm_choice", said("FIREFIGHT.ui.apply.gmChoice", "only a GM may apply a result to other tokens or scaled"), ctx);
@@ -513,16 +598,18 @@ export class Applier {
       throw this._refuse("none_selected", said("FIREFIGHT.ui.apply.noneSelected", "select the tokens to apply it to first"), ctx);
     }
     if (!ownsActing(ff.result.request, user)) {
-      const acting = actingParticipant(ff.result.request);
+      const acting = SELF_FIELDS.map((f) => ff.result.request?.[f]).find((p) => p && typeof p === "object");
       throw this._refuse("not_owner", said("FIREFIGHT.ui.apply.notOwner", "{user} does not own {name}, who acts in this result",
         { user: user?.name ?? userId, name: acting?.name ?? "?" }), ctx);
     }
     if (hash !== resultHash(ff.result)) {
       throw this._refuse("changed_result", said("FIREFIGHT.ui.apply.changed", "the result does not match its chat message"), ctx);
     }
-    // Applied or undone: the records on the actors say so (the message's flags are its author's).
-    // After an undo only a GM may apply it again (redo); for a player a result is spent once.
-    if (recordsOf(message).some((r) => r.rec && (!r.rec.undone || !user?.isGM))) {
+    // Applied or undone: the GM's records on the actors say so (the message's flags are its
+    // author's), this message's or those of any copy of it (holds). After an undo only a GM may
+    // apply it again (redo); for a player a result is spent once.
+    const own = effectsByActor(ff.result).map((g) => actorFor(g)).filter(Boolean);
+    if (own.length && own.every((actor) => holds(actor, message, hash, user))) {
       throw this._refuse("already_applied", said("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
     }
     if (ff.applying && Date.now() - (ff.applying.at ?? 0) < IN_FLIGHT_STALE_MS && ff.applying.gm !== game.user.id) {
@@ -553,10 +640,18 @@ export class Applier {
     if (!chosen.length) {
       throw this._refuse("nothing_to_apply", said("FIREFIGHT.ui.apply.nothing", "this way the result changes nobody: nothing applied"), ctx);
     }
-    const groups = chosen.map((group) => ({ group, actor: actorFor(group) }));
-    // A token chosen now may hold this result already (applied to it before, and not undone).
-    if (groups.some(({ actor }) => { const rec = actor?.flags?.[MODULE_ID]?.applied?.[messageId]; return rec && !rec.undone; })) {
-      throw this._refuse("already_applied", said("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+    // An actor that holds this result already is left out; a record on one actor never stops
+    // another's (a player may write records on their own actors only).
+    const groups = chosen.map((group) => ({ group, actor: actorFor(group) })).filter(({ actor }) => !actor || !holds(actor, message, hash, user));
+    if (!groups.length) throw this._refuse("already_applied", said("FIREFIGHT.ui.apply.already", "this result was already applied"), ctx);
+    // A self roll, which only its roller saw, changes only actors its roller owns.
+    if (isSelfRoll(message)) {
+      const roller = game.users?.get?.(rollerOf(message)) ?? null;
+      const foreign = groups.find(({ actor }) => actor && !ownsToken({ actor }, roller));
+      if (foreign) {
+        throw this._refuse("self_roll", said("FIREFIGHT.ui.apply.selfRoll", "a self roll, which only {user} saw, changes only their own actors, not {name}",
+          { user: roller?.name ?? "?", name: foreign.actor.name ?? "?" }), ctx);
+      }
     }
     for (const { group, actor } of groups) {
       if (!actor) {
@@ -571,9 +666,10 @@ export class Applier {
     const markers = [];
     if (mode === "selected") {
       const changed = new Set(present.map((g) => g.actor.uuid ?? g.actor));
-      for (const source of effectsByActor(ff.result).filter((g) => chosen.some((c) => c.source === g.key))) {
+      // Every actor the result names gets one, so that none of them takes it again.
+      for (const source of effectsByActor(ff.result)) {
         const actor = actorFor(source);
-        if (actor && !changed.has(actor.uuid ?? actor)) markers.push({ group: source, actor });
+        if (actor && !changed.has(actor.uuid ?? actor) && !holds(actor, message, hash, user)) markers.push({ group: source, actor });
       }
     }
     // Every actor's data is read, worked out and written inside its write queue (writes.mjs).
@@ -691,7 +787,8 @@ export class Applier {
   async _undo(messageId, userId) {
     if (!game.users?.get?.(userId)?.isGM) throw new Refusal("not_gm", said("FIREFIGHT.ui.apply.gmOnly", "Only a GM can undo a result."));
     const message = game.messages.get(messageId);
-    const found = recordsOf(message).filter((r) => r.actor && r.rec && !r.rec.undone);
+    // Only the GM's records of this result (recordCounts); one a player wrote is not undone.
+    const found = recordsOf(message).filter((r) => r.actor && r.rec && r.counts && !r.rec.undone);
     if (!message || !found.length) throw new Refusal("not_applied", said("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
     return withActors(found.map((r) => r.actor), () => this._revert(message, found.map((r) => ({ ...r, rec: r.actor.flags[MODULE_ID].applied[messageId] })), userId));
   }

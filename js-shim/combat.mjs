@@ -265,7 +265,7 @@ export class ChitActivation {
     const direction = (updateOptions.direction ?? 1) < 0 ? -1 : 1;
     const { round, turn, next } = this.nextStep(combat, state, direction);
     Object.assign(updateData, { round, turn });
-    if (!globalThis.game?.user?.isGM) this.relayTurn(combat, state, updateData, direction);
+    if (!globalThis.game?.user?.isGM) this.relayTurn(combat, state, updateData);
     else if (next) setActivationFlags(updateData, next);
   }
 
@@ -284,19 +284,20 @@ export class ChitActivation {
   }
 
   /**
-   * A player's End Turn. The player's own update keeps only `turn` and `round` (what Foundry
-   * allows the current combatant's owner), set to the activation the drawn order gives, exactly
-   * what the GM will write, so the two updates agree in whichever order they land; the active GM
-   * is asked to record the activation state (flags). With no GM connected nothing moves.
+   * A player's End Turn. The player's own update changes nothing (its `turn` and `round` stay as
+   * they are): the active GM, asked over the module socket, writes the next activation's turn,
+   * round and activation state in one update, so a round changes only by the GM's write (the
+   * reliability audit's advice for hole 5). With no GM connected nothing moves.
    */
-  relayTurn(combat, state, updateData, direction) {
+  relayTurn(combat, state, updateData) {
     for (const key of Object.keys(updateData)) if (key !== "round" && key !== "turn") delete updateData[key];
+    Object.assign(updateData, { round: combat.round, turn: combat.turn });
     if (!game.users?.activeGM) {
-      Object.assign(updateData, { round: combat.round, turn: combat.turn });
       ui.notifications?.warn(`Firefight: ${t("FIREFIGHT.ui.combat.noGM", "A GM must be connected to end the turn: the GM's client keeps the activation order.")}`);
       return;
     }
-    game.socket?.emit(SOCKET, { type: "combat-turn", combatId: combat.id, round: state.round, index: state.index, direction });
+    // Only forward: a player's End Turn ends the current activation, never rewinds one.
+    game.socket?.emit(SOCKET, { type: "combat-turn", combatId: combat.id, round: state.round, index: state.index, direction: 1 });
   }
 
   /**
@@ -317,7 +318,8 @@ export class ChitActivation {
         { user: user?.name ?? String(senderId), name: unit?.name ?? "?" }));
       return null;
     }
-    const { round, turn, next } = this.nextStep(combat, state, data.direction < 0 ? -1 : 1);
+    // A player's End Turn moves one activation forward, whatever the payload's direction says.
+    const { round, turn, next } = this.nextStep(combat, state, 1);
     if (!next) return null;
     return combat.update({ round, turn, [`flags.${MODULE_ID}.${FLAG}`]: next });
   }
@@ -333,10 +335,17 @@ export class ChitActivation {
     }
   }
 
-  /** Hooks.on("updateCombat"): a new round is settled and drawn by the active GM. */
-  onUpdateCombat(combat, changed) {
-    if (!("round" in (changed ?? {})) || !isActiveGM()) return;
+  /**
+   * Hooks.on("updateCombat"): a new round is settled and drawn by the active GM, when a GM's
+   * client changed the round. A player's own change of the round or the turn (Foundry lets the
+   * current combatant's owner write both) is put back to the drawn order's activation: the End
+   * Turn relay is the player's way to move it (reliability audit hole 5).
+   */
+  onUpdateCombat(combat, changed, options, userId) {
+    if (!("round" in (changed ?? {}) || "turn" in (changed ?? {})) || !isActiveGM()) return;
     const state = stateOf(combat);
+    if (!game.users?.get?.(userId)?.isGM) return this.putBack(combat, state);
+    if (!("round" in changed)) return;
     if (!combat.round || (state && state.round >= combat.round)) return;
     this.pending.add(combat.id);
     ui.combat?.render?.();
@@ -346,6 +355,16 @@ export class ChitActivation {
     });
     this.queue = run;
     return run;
+  }
+
+  /** The active GM puts a combat's round and turn back where its drawn order stands, if a player moved them. */
+  putBack(combat, state) {
+    if (!state?.list || !combat || this.pending.has(combat.id)) return null; // a GM's new round is being drawn
+    const activation = state.list[state.index];
+    const turn = activation ? turnIndexOf(combat.turns, activation.combatantId) : combat.turn;
+    if (combat.round === state.round && combat.turn === turn) return null;
+    console.warn("Firefight |", t("FIREFIGHT.ui.combat.putBack", "A player moved the combat's round or turn: put back to the drawn order."));
+    return combat.update({ round: state.round, turn }).catch((err) => reportError(err));
   }
 
   /** The units of an action's request from the combat's combatants. */
@@ -431,7 +450,7 @@ export class ChitActivation {
     this.turnEvents.listen();
     Hooks.on("combatTurn", (c, d, o) => this._safe(() => this.onCombatTurn(c, d, o)));
     Hooks.on("combatRound", (c, d, o) => this._safe(() => this.onCombatRound(c, d, o)));
-    Hooks.on("updateCombat", (c, changed) => this._safe(() => this.onUpdateCombat(c, changed)));
+    Hooks.on("updateCombat", (c, changed, options, userId) => this._safe(() => this.onUpdateCombat(c, changed, options, userId)));
     Hooks.on("renderCombatTracker", (app, html) => this._safe(() => this.onRenderCombatTracker(app, html)));
     // game.socket is there once the world is set up.
     Hooks.once("setup", () => game.socket?.on?.(SOCKET, (data, senderId) => {

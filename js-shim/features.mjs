@@ -93,14 +93,19 @@ function tokenFor(actor) {
 /**
  * Write an engine "apply" of effects to one actor directly (table bookkeeping, no card), in the
  * actor's write queue: its data is read there, so an Apply in flight is never written over
- * (reliability audit D9).
+ * (reliability audit D9). A record of it goes with the data (`applied.table-<id>`, no result
+ * hash: nothing to undo or apply again), so that a shot posted before it still shows data the
+ * actor had (verify.mjs `knownStates`; reliability audit hole 7: the end of a combat made an
+ * honest hit unappliable).
  */
 async function applyDirect(engine, actor, ruleset, effects) {
   return withActor(actor, async () => {
     const before = foundry.utils.deepClone(actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
     const out = await engine.call("apply", { ruleset, stats: before, effects });
     if (!out.changes?.length) return out;
-    await actor.update(flagUpdate(ruleset, before, out.stats));
+    const record = { table: true, by: game.user?.id ?? null, gm: game.user?.id ?? null, at: Date.now(), ruleset,
+      name: actor.name, before, after: out.stats, changes: out.changes };
+    await actor.update({ ...flagUpdate(ruleset, before, out.stats), [`flags.${MODULE_ID}.applied.table-${foundry.utils.randomID()}`]: record });
     // Statuses the world's system lacks are left out (systems/index.mjs).
     for (const s of statusPlan(actor, out.statuses)) await setStatus(actor, s.id, s.active);
     return out;

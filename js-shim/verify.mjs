@@ -18,6 +18,7 @@ import { currentRuleset, measureRange } from "./shoot.mjs";
 import { houseRules } from "./catalog.mjs";
 import { houseRequest, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 import { rulesetSchema, actionVariant, planRequest } from "./actions.mjs";
+import { resolveRef } from "./form.mjs";
 
 /** How long before its message a shot may have been built (dialog open, engine resolving). */
 export const SHOT_BUILD_WINDOW_MS = 10 * 60 * 1000;
@@ -50,6 +51,40 @@ export function participantsOf(request) {
     else if (Array.isArray(v)) v.forEach((x, i) => { if (isP(x)) out.push({ path: `${k}.${i}`, p: x }); });
   }
   return out;
+}
+
+/**
+ * Pure: the participant fields of a request variant (its JSON schema node, `root` for its refs):
+ * [{name, list}], a field taking one participant (an object with `actor_id` / `token_id`) or a
+ * list of them.
+ */
+export function participantFields(variant, root) {
+  const isP = (node) => Boolean(node?.properties && ("actor_id" in node.properties || "token_id" in node.properties));
+  const out = [];
+  for (const [name, raw] of Object.entries(variant?.properties ?? {})) {
+    const node = resolveRef(raw, root);
+    if (isP(node)) out.push({ name, list: false });
+    else if (node?.type === "array" && isP(resolveRef(node.items ?? {}, root))) out.push({ name, list: true });
+  }
+  return out;
+}
+
+/**
+ * Pure: the path of the first participant in a request that names neither a token nor an actor
+ * ("attacker", "targets.2"), or null. Every participant the table checks must say who it is.
+ */
+export function unaddressed(request, fields) {
+  const named = (p) => p && typeof p === "object" && (p.actor_id || p.token_id);
+  for (const { name, list } of fields) {
+    const v = request?.[name];
+    if (v === undefined || v === null) continue;
+    if (!list && !named(v)) return name;
+    if (list && Array.isArray(v)) {
+      const i = v.findIndex((x) => !named(x));
+      if (i >= 0) return `${name}.${i}`;
+    }
+  }
+  return null;
 }
 
 /**
@@ -109,6 +144,13 @@ async function check(engine, request, actorFor, since) {
   const ruleset = currentRuleset();
   if (request.ruleset !== ruleset) throw new Mismatch("ruleset", said("FIREFIGHT.ui.verify.ruleset", "not the world's ruleset"));
   const action = request.action ?? "attack";
+  // Every participant names its token or actor, so that each is checked below (reliability audit
+  // hole 2: an attacker without ids skipped the checks of its owner and its data).
+  const schema = await rulesetSchema(engine, ruleset);
+  const variant = actionVariant(schema.request, action);
+  if (!variant) throw new Mismatch("action", said("FIREFIGHT.ui.verify.action", "no such action"));
+  const nameless = unaddressed(request, participantFields(variant, schema.request));
+  if (nameless) throw new Mismatch(nameless, said("FIREFIGHT.ui.verify.noAddress", "not a token or an actor on the table (it names neither)"));
   const actors = new Map();
   for (const { path, p } of participantsOf(request)) {
     const actor = actorFor({ actorId: p.actor_id, tokenId: p.token_id });
@@ -130,13 +172,7 @@ async function check(engine, request, actorFor, since) {
     if (d) throw new Mismatch(d, said("FIREFIGHT.ui.verify.item", "not the data of {name}", { name: item.name }));
   }
   // The world's settings, as every request of an action that takes them carries them.
-  let takesSettings = action === "attack";
-  if (!takesSettings) {
-    const schema = await rulesetSchema(engine, ruleset);
-    const variant = actionVariant(schema.request, action);
-    if (!variant) throw new Mismatch("action", said("FIREFIGHT.ui.verify.action", "no such action"));
-    takesSettings = planRequest(variant, schema.request).settings;
-  }
+  const takesSettings = action === "attack" || planRequest(variant, schema.request).settings;
   const settings = rulesetSettings(ruleset);
   if (takesSettings ? !same(request.settings ?? {}, settings) : request.settings !== undefined) {
     throw new Mismatch(firstDifference(takesSettings ? settings : undefined, request.settings, "settings"),

@@ -208,6 +208,10 @@ export class Combat extends Document {
   }
 
   async update(changes = {}, options = {}) {
+    // Foundry's server changes only what differs ("changed" is the differential data): a turn or
+    // round set to what it is already is no change, and an update of nothing is not sent at all.
+    changes = Object.fromEntries(Object.entries(changes).filter(([k, v]) => !((k === "round" || k === "turn") && v === this[k])));
+    if (!Object.keys(changes).filter((k) => k !== "_id").length) return this;
     if (!this.canUserUpdate(game.user, changes)) {
       const keys = Object.keys(changes).filter((k) => k !== "_id").join(", ");
       throw new Error(`User ${game.user?.name} lacks permission to update Combat [${this.id}] (${keys || "nothing"}): a player may change only turn and round, on their own combatant's turn`);

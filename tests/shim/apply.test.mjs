@@ -225,10 +225,10 @@ test("replaceUpdate turns a tombstone into a record and back, key by key", () =>
 test("records are found on selected tokens the card lists; Redo repeats the undone variant and tokens", () => {
   const rhino = { id: "B", uuid: "Actor.B", flags: {} };
   const wolf = { id: "W", uuid: "Scene.s.Token.w.Actor.W", name: "Wolf", flags: { firefight: { applied: {
-    M1: { hash: "h", gm: "GM", tokenId: "Scene.s.Token.w", source: "B|Scene.s.Token.b", variant: "double", mode: "selected", undone: { by: "GM", at: 2 } } } } } };
+    M1: { hash: resultHash(WOUND), gm: "GM", tokenId: "Scene.s.Token.w", source: "B|Scene.s.Token.b", variant: "double", mode: "selected", undone: { by: "GM", at: 2 } } } } } };
   const tokens = { "Scene.s.Token.b": { actor: rhino }, "Scene.s.Token.w": { actor: wolf }, "Scene.s.Token.a": { actor: { id: "A", uuid: "Actor.A", flags: {} } } };
   globalThis.fromUuidSync = (uuid) => tokens[uuid] ?? null;
-  globalThis.game = { actors: new Map(), scenes: [], i18n: { localize: (k) => k, format: (k) => k } };
+  globalThis.game = { actors: new Map(), scenes: [], users: new Map([["GM", { id: "GM", isGM: true }]]), i18n: { localize: (k) => k, format: (k) => k } };
   try {
     const message = { id: "M1", flags: { firefight: { result: WOUND, undone: { by: "GM", at: 2, actors: { W: { actorId: "W", tokenId: "Scene.s.Token.w" } } } } } };
     const found = recordsOf(message).filter((r) => r.rec);

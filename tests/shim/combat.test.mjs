@@ -160,20 +160,24 @@ function fakeTable({ isGM, owner = "p1" }) {
   return { sent, warned, combat, calls };
 }
 
-test("a player's End Turn writes no flags: the turn/round update stays put and the GM is asked", () => {
+test("a player's End Turn changes nothing itself: the GM is asked, and writes turn, round and flags", () => {
   const { sent, combat } = fakeTable({ isGM: false });
   const chits = new ChitActivation(null, null);
-  const data = { round: 1, turn: 1 };
+  const data = { round: 1, turn: 1, flags: { x: 1 } };
   chits.onCombatTurn(combat, data, { direction: 1 });
-  // Only turn and round (Foundry allows the owner that), on Bob's activation: what the GM writes.
-  assert.deepEqual(data, { round: 1, turn: 1 });
+  // The player's own update keeps the turn and round as they are (reliability audit hole 5).
+  assert.deepEqual(data, { round: 1, turn: 0 });
   // No user id in the payload: the GM takes the sender Foundry names.
   assert.deepEqual(sent, [["module.firefight", { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1 }]]);
-  // Past the last combatant Foundry calls nextRound: the same, never a flag.
+  // Past the last combatant Foundry calls nextRound: the same, never a round of the player's.
   const last = { round: 2, turn: 0 };
   chits.onCombatRound(combat, last, { direction: 1 });
-  assert.deepEqual(last, { round: 1, turn: 1 });
-  assert.equal(sent.length, 2);
+  assert.deepEqual(last, { round: 1, turn: 0 });
+  // Previous turn asks for the next activation too: a player's End Turn never goes back (hole 6).
+  const back = { round: 1, turn: 0 };
+  chits.onCombatTurn(combat, back, { direction: -1 });
+  assert.deepEqual(back, { round: 1, turn: 0 });
+  assert.deepEqual(sent.map(([, d]) => d.direction), [1, 1, 1]);
 });
 
 test("the active GM ends the turn for the current combatant's owner, once", async () => {
@@ -191,6 +195,18 @@ test("the active GM ends the turn for the current combatant's owner, once", asyn
   await chits.onSocket({ ...ask, index: 3 }, "p1");
   await chits.onSocket({ ...ask, round: 0 }, "p1");
   assert.equal(calls.length, 1);
+});
+
+test("the active GM moves a player's End Turn one activation forward, whatever direction it names", async () => {
+  const { combat, calls } = fakeTable({ isGM: true });
+  combat.flags.firefight.activations.index = 1;
+  combat.turn = 1;
+  const chits = new ChitActivation(null, null);
+  // Bob's second activation is the player's too (reliability audit hole 6: direction -1 went back).
+  for (const c of combat.turns) c.testUserPermission = (user) => user.isGM || user.id === "p1";
+  await chits.onSocket({ type: "combat-turn", combatId: "X", round: 1, index: 1, direction: -1 }, "p1");
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]["flags.firefight.activations"].index, 2);
 });
 
 test("without a GM a player's End Turn is refused with a message, and nothing is written", () => {
@@ -362,4 +378,32 @@ test("with a chit pull, only the moment the drawn order stands at counts", async
   combat.flags.firefight.activations.index = 1;
   await events.onUpdateCombat(combat, { flags: { firefight: { activations: { index: 1 } } } });
   assert.deepEqual(events.seen.at(-1), ["A", "A"]);
+});
+
+test("only a GM's round change is settled and drawn; a player's change of round or turn is put back", async () => {
+  const { combat, calls } = fakeTable({ isGM: true });
+  globalThis.ui.combat = { render: () => {} };
+  const chits = new ChitActivation(null, null);
+  let drawn = 0;
+  chits.newRound = async () => { drawn++; };
+  // The current unit's owner sets round + 1 directly (reliability audit hole 5): no settle, no
+  // draw; the round and turn go back to the drawn order's activation.
+  combat.round = 2;
+  combat.turn = 2;
+  await chits.onUpdateCombat(combat, { round: 2 }, {}, "p1");
+  assert.equal(drawn, 0);
+  assert.deepEqual(calls, [{ round: 1, turn: 0 }]);
+  // A turn of the player's own choosing likewise.
+  combat.round = 1;
+  await chits.onUpdateCombat(combat, { turn: 2 }, {}, "p1");
+  assert.deepEqual(calls.at(-1), { round: 1, turn: 0 });
+  // What already stands is not written again.
+  combat.turn = 0;
+  await chits.onUpdateCombat(combat, { turn: 0 }, {}, "p1");
+  assert.equal(calls.length, 2);
+  // The GM's own new round is settled and drawn.
+  combat.round = 2;
+  await chits.onUpdateCombat(combat, { round: 2 }, {}, "gm");
+  assert.equal(drawn, 1);
+  assert.equal(calls.length, 2);
 });

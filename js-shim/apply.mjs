@@ -233,37 +233,57 @@ function playerOwners(actor) {
   return users.filter((u) => !u.isGM && actor.testUserPermission(u, "OWNER")).map((u) => u.id);
 }
 
-/**
- * Whether a record on an actor, kept under the message id `key`, counts as the GM's record of the
- * result whose hash is `hash`. It must name a GM as its writer and this very result (as Undo
- * checks). An actor no player owns only GMs write, so its records count. On an actor a player
- * owns, that player could write the same bytes: there it counts only when its message's own
- * flags, which the actor's owners cannot edit (a GM's message, or another player's), say it was
- * applied (or undone). A record under the message of one of the actor's owners, or of a message
- * since deleted, counts: its forger could only have spared their own actor, which they may change
- * at will anyway (and a record never blocks another actor, see `holds`).
- */
-export function recordCounts(actor, key, rec, hash) {
-  if (!rec || typeof rec !== "object" || !hash || rec.hash !== hash || !globalThis.game?.users?.get?.(rec.gm)?.isGM) return false;
-  const owners = playerOwners(actor);
-  if (!owners.length) return true;
-  const message = globalThis.game?.messages?.get?.(key) ?? null;
-  if (!message || owners.includes(authorIdOf(message))) return true;
+/** Whether a message's own flags say its result was applied (or, for a tombstone, undone). */
+function vouched(message, rec, hash) {
   const ff = flagsOf(message);
   return rec.undone ? Boolean(ff.undone || ff.applied?.hash === hash) : ff.applied?.hash === hash;
 }
 
 /**
+ * Whether a record on an actor, kept under the message id `key`, counts as the GM's record of the
+ * result whose hash is `hash` (for Apply and Undo). It must name a GM as its writer and this very
+ * result (as Undo checks). A player who owns the actor could write the same bytes: on such an
+ * actor a record under a GM's message counts only when that message's own flags, which only GMs
+ * may edit, say it was applied (or undone). Any other record counts: its forger could only have
+ * spared an actor of their own, which they may change at will anyway, and a record never blocks
+ * another actor (`holds`); while a message's author, who may edit its flags, must not be able to
+ * make a record on someone else's actor stop counting (and the result apply twice).
+ */
+export function recordCounts(actor, key, rec, hash) {
+  if (!rec || typeof rec !== "object" || !hash || rec.hash !== hash || !globalThis.game?.users?.get?.(rec.gm)?.isGM) return false;
+  const message = globalThis.game?.messages?.get?.(key) ?? null;
+  if (!message || !gmAuthored(message) || !playerOwners(actor).length) return true;
+  return vouched(message, rec, hash);
+}
+
+/**
+ * Whether the card shows a record as applied (or undone): one that counts (recordCounts) and, on
+ * an actor owned by a player other than the message's author, that the message's flags confirm,
+ * so that the actor's owner cannot make the card read "applied" by writing a record on their own
+ * actor. (The message's author may still make their own card read "not applied" by deleting its
+ * flags: Apply stays refused, and a GM's `api.undo` still finds the records.)
+ */
+export function recordShown(actor, key, rec, hash) {
+  if (!recordCounts(actor, key, rec, hash)) return false;
+  const owners = playerOwners(actor);
+  const message = globalThis.game?.messages?.get?.(key) ?? null;
+  if (!owners.length || !message || owners.includes(authorIdOf(message))) return true;
+  return vouched(message, rec, hash);
+}
+
+/**
  * Whether an actor holds a result already: a record that counts (recordCounts) under this message,
  * or, when the message could be a copy (a player's, or one a GM's client rolled for a player),
- * under any message carrying the same result: one apply per result, however many messages carry
- * it. For a GM an undone result may be applied again (Redo); for a player it stays spent.
+ * a live one under any message carrying the same result: one apply per result, however many
+ * messages carry it. For a GM an undone result may be applied again (Redo); for a player this
+ * message stays spent (a result the GM undid may be applied once more from another message:
+ * two honest shots can give the same result, dice and all).
  */
 export function holds(actor, message, hash, user) {
   const copyable = !gmAuthored(message) || Boolean(message?.flags?.[MODULE_ID]?.rolledFor);
   for (const [key, rec] of Object.entries(actor?.flags?.[MODULE_ID]?.applied ?? {})) {
     if (key !== message?.id && !copyable) continue;
-    if (rec?.undone && user?.isGM) continue;
+    if (rec?.undone && (user?.isGM || key !== message?.id)) continue;
     if (recordCounts(actor, key, rec, hash)) return true;
   }
   return false;
@@ -395,7 +415,7 @@ export async function writeAll(steps) {
 const IN_FLIGHT_STALE_MS = REPLY_TIMEOUT_MS;
 
 /**
- * The records of a message: [{group, actor, rec, counts}] (rec may be null; counts: recordCounts), on the actors its result
+ * The records of a message: [{group, actor, rec, counts, shown}] (rec may be null; recordCounts, recordShown), on the actors its result
  * names and on the tokens the card lists as applied to or undone (a GM's "selected" choice; the
  * card only says where to look: each record is the GM's, on the actor). A record's group carries
  * the effects it was made with: its `source` group's, scaled by its `variant`.
@@ -427,8 +447,9 @@ export function recordsOf(message) {
     try {
       effects = scaleEffects(source?.effects ?? [], rec?.variant ?? "full");
     } catch { /* an unknown variant: no effects, so Undo will not match the record */ }
-    // `counts`: the record is the GM's record of this result (recordCounts), not one a player wrote.
-    out.push({ group: { ...group, effects, source: source?.key ?? null }, actor, rec, counts: recordCounts(actor, message?.id, rec, hash) });
+    // `counts`: the record is the GM's record of this result (recordCounts); `shown`: the card says so (recordShown).
+    out.push({ group: { ...group, effects, source: source?.key ?? null }, actor, rec,
+      counts: recordCounts(actor, message?.id, rec, hash), shown: recordShown(actor, message?.id, rec, hash) });
   }
   return out;
 }
@@ -438,8 +459,8 @@ export function recordsOf(message) {
  * {state: "applied" | "undone" | null, by, names, missing: [{name, statuses}], applying}.
  */
 export function applyState(message) {
-  // Only the GM's records say so: one a player wrote on their own actor does not (recordCounts).
-  const all = recordsOf(message).filter((r) => r.rec && r.counts);
+  // Only the GM's records say so: one a player wrote on their own actor does not (recordShown).
+  const all = recordsOf(message).filter((r) => r.rec && r.shown);
   const live = all.filter((r) => !r.rec.undone);
   // Markers only point at the records: the card names the actors that were changed.
   const changed = live.filter((r) => !r.rec.marker);

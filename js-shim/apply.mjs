@@ -330,8 +330,7 @@ export function ownsActing(request, user) {
   const field = SELF_FIELDS.find((f) => request?.[f] && typeof request[f] === "object");
   if (!field) return true;
   const acting = request[field];
-  if (!acting.actor_id && !acting.token_id) return false;
-  const actor = actorFor({ actorId: acting.actor_id, tokenId: acting.token_id });
+  const actor = actorFor({ actorId: acting.actor_id, tokenId: acting.token_id }); // none without an address
   return Boolean(actor) && ownsToken({ actor }, user);
 }
 
@@ -816,14 +815,11 @@ export class Applier {
 
   async _revert(message, found, userId) {
     const flag = `flags.${MODULE_ID}`;
-    const hash = resultHash(flagsOf(message).result);
     for (const { group, actor, rec } of found) {
-      // The record must be the GM's, for this very result, and its `before` must be data that the
-      // result's effects turn into its `after` (the engine says): never data a player supplied.
+      // The record is the GM's, for this very result (`_undo` takes only those: recordCounts), and
+      // its `before` must be data that the result's effects turn into its `after` (the engine
+      // says): never data a player supplied.
       if (!rec || rec.undone) throw new Refusal("not_applied", said("FIREFIGHT.ui.apply.notApplied", "This result is not applied."));
-      if (!game.users?.get?.(rec.gm)?.isGM || rec.hash !== hash) {
-        throw new Refusal("forged_record", said("FIREFIGHT.ui.apply.forgedRecord", "{name}'s record of this result was not written by a GM for it: not undone.", { name: actor.name }));
-      }
       if (rec.marker) continue; // no data of its own: it becomes a tombstone with the records
       const plan = await this._plan(actor, rec.ruleset, group.effects, message.id, rec.before ?? {}, rec.beforeConditions ?? null);
       // Only statuses the result sets may be put back.

@@ -156,7 +156,10 @@ test("an honest player's strike is applied once; the record is the GM's", async 
   const rec = world.rhino.flags.firefight.applied[m.id];
   assert.equal(rec.gm, "GM");
   assert.equal(rec.hash, resultHash(m.flags.firefight.result));
+  // Refused before the engine is asked to replay it (a second click costs nothing).
+  engine.calls = [];
   await refused(ask(m, P1), "already_applied");
+  assert.deepEqual(engine.calls, []);
   assert.equal(hp(world.rhino), 7);
 });
 
@@ -249,6 +252,15 @@ test("changed_request: each participant must be its token's actor, with data it 
   delete nameless.token_id;
   assert.equal((await check({ ...honest, target: nameless })).field, "target");
   assert.equal((await check({ ...honest, target: undefined, targets: [honest.target, nameless] })).field, "targets.1");
+  // Armor the actor does not wear.
+  assert.equal(await check({ ...honest, target: { ...honest.target, armor: [] } }), null);
+  assert.equal((await check({ ...honest, target: { ...honest.target, armor: [{ name: "Plate", item_id: "x" }] } })).field, "target.armor");
+  // The weapon: one of the acting actor's own items, with its data.
+  world.rifleman.items = [{ id: "w1", name: "Rifle", flags: { firefight: { [RS]: { category: "weapon", damage: 3 } } } }];
+  const weapon = { name: "Rifle", item_id: "w1", category: "weapon", damage: 3 };
+  assert.equal(await check({ ...honest, weapon }), null);
+  assert.equal((await check({ ...honest, weapon: { ...weapon, item_id: "w2" } })).field, "weapon.item_id");
+  assert.equal((await check({ ...honest, weapon: { ...weapon, damage: 9 } })).field, "weapon.damage");
   // Settings the action does not take.
   assert.equal((await check({ ...honest, settings: { x: 1 } })).field, "settings");
 });
@@ -333,6 +345,7 @@ test("a record on one actor never stops another's: an area strike hitting two is
   assert.equal(holds(world.rifleman, m, hash, GM), true);
   await ask(m, GM);
   assert.equal(hp(world.rhino), 8);
+  assert.equal(hp(world.rifleman), 10); // spared: its owner's record speaks for it alone
   await refused(ask(m, GM), "already_applied");
 });
 

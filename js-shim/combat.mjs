@@ -27,12 +27,13 @@
 //   the apply path, so states show on the tokens) and draws the new round (`draw`: card, its dice
 //   are the draws, its outcome's `order` the order), then points the combat at the first activation.
 // - "renderCombatTracker": the tracker lists the activations, the current one highlighted.
-// Only the active GM ever writes the activation state. Foundry lets a player who owns the current
-// combatant update a combat's `turn` and `round` and nothing else (fvtt-fria-ligan/yearzero-
-// combat-fvtt#85, Nimble-Co/FoundryVTT-Nimble#853), so on a player's client "combatTurn" /
-// "combatRound" set only those two (to the activation the drawn order gives) and ask the active
-// GM over the module socket (`{type: "combat-turn"}`); the GM checks that the player owns the
-// unit whose activation ends and records the next one (flags), with the same turn and round.
+// Only the active GM ever writes the activation state, and the turn and round with it. Foundry
+// lets a player who owns the current combatant update a combat's `turn` and `round` and nothing
+// else (fvtt-fria-ligan/yearzero-combat-fvtt#85, Nimble-Co/FoundryVTT-Nimble#853), so on a
+// player's client "combatTurn" / "combatRound" leave those two as they are and ask the active GM
+// over the module socket (`{type: "combat-turn"}`); the GM checks that the player owns the unit
+// whose activation ends and writes the next one (one forward), its turn and round. A round or
+// turn a player writes directly is put back; only a GM's new round is settled and drawn.
 // Rewinding into a previous round is not supported (its order is spent and settled).
 import { MODULE_ID } from "./config.mjs";
 import { isActiveGM } from "./relay.mjs";

@@ -11,6 +11,7 @@ import { worldMismatch, unaddressed, participantFields } from "../../js-shim/ver
 import { useCatalog } from "../../js-shim/catalog.mjs";
 import { equippedArmor } from "../../js-shim/request.mjs";
 import { actorByName, fakeActor as packActor } from "./fakes.mjs";
+import { postHiddenForPlayer } from "../../js-shim/actions.mjs";
 
 const RS = "alpha";
 const GM = { id: "GM", name: "Gamemaster", isGM: true };
@@ -36,7 +37,7 @@ const engine = {
   async call(op, msg) {
     this.calls.push(op);
     if (op === "schema") return SCHEMA;
-    if (op === "resolve") return { result: resolve(msg.request) };
+    if (op === "resolve") return { result: resolve(msg.request), gm_html: "<p>referee</p>", html: "<p>players</p>" };
     if (op === "apply") {
       const hp = (msg.stats.hp ?? 10) + msg.effects.reduce((s, e) => s + (e.kind === "hp" ? e.delta : 0), 0);
       return { stats: { ...msg.stats, hp }, statuses: {}, conditions: [], changes: [{ field: "hp" }] };
@@ -445,4 +446,46 @@ test("armor without `equipped` is not worn (only equipped === true is)", () => {
   delete helmet.flags.firefight.equipped;
   actor.items.set(helmet.id, helmet);
   assert.deepEqual(equippedArmor(actor, "soe").map((i) => i.name), ["Steel Chestplate"]);
+});
+
+// --- a player's hidden result (actions.mjs postHiddenForPlayer, the hiddenCard relay) ------------
+
+test("hiddenCard: the GM whispers a player's hidden result only for their own token, as its dice give it, as the table has it", async () => {
+  const posted = [];
+  globalThis.Roll = { fromData: (d) => d };
+  globalThis.ChatMessage = { create: async (data) => { posted.push(data); return { id: `W${posted.length}`, ...data }; }, getSpeaker: () => ({}) };
+  const payload = (request, result = resolve(request), extra = {}) => ({ request, result, speaker: {}, extra });
+  const honest = strike(token("r", world.rifleman), token("h", world.rhino));
+  const hidden = (p, user = P1) => postHiddenForPlayer(engine, p, user);
+  await refused(hidden({ request: honest }), "bad_request");
+  await refused(hidden(payload(strike(token("o", world.officer), token("h", world.rhino)))), "not_owner");
+  const nameless = structuredClone(honest);
+  delete nameless.actor.actor_id;
+  delete nameless.actor.token_id;
+  await refused(hidden(payload(nameless)), "not_owner");
+  await refused(hidden(payload(honest, resolve(honest), { note: "x".repeat(5000) })), "too_large");
+  const edited = resolve(honest);
+  edited.effects[0].delta = -9;
+  await refused(hidden(payload(honest, edited)), "changed_result");
+  await refused(hidden(payload({ ...honest, target: { ...honest.target, hp: 1 } })), "changed_request");
+  assert.equal(posted.length, 0);
+  const { messageId } = await hidden(payload(honest));
+  assert.equal(messageId, "W1");
+  assert.deepEqual(posted[0].whisper, ["GM"]);
+  assert.equal(posted[0].flags.firefight.rolledFor, "P1");
+});
+
+test("a reply is taken only from a GM", async () => {
+  const listeners = [];
+  globalThis.game.user = P1;
+  globalThis.game.socket = { on: (name, fn) => listeners.push(fn), emit: (name, data) => { globalThis.__sent = data; } };
+  const relay = await import("../../js-shim/relay.mjs");
+  relay.listen();
+  const reply = relay.ask("probe", {}, { timeoutMs: 200 });
+  const requestId = globalThis.__sent.requestId;
+  for (const fn of listeners) fn({ type: "reply", to: "P1", requestId, reply: { ok: true } }, "P2");
+  assert.equal((await reply).code, "timeout");
+  const again = relay.ask("probe", {}, { timeoutMs: 2000 });
+  for (const fn of listeners) fn({ type: "reply", to: "P1", requestId: globalThis.__sent.requestId, reply: { ok: true } }, "GM");
+  assert.equal((await again).ok, true);
 });

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { Applier, resultHash, recordCounts, recordShown, holds, isSelfRoll, rollerOf } from "../../js-shim/apply.mjs";
 import { worldMismatch, unaddressed, participantFields } from "../../js-shim/verify.mjs";
 import { useCatalog } from "../../js-shim/catalog.mjs";
-import { equippedArmor } from "../../js-shim/request.mjs";
+import { equippedArmor, buildRequest } from "../../js-shim/request.mjs";
+import { measureRange } from "../../js-shim/shoot.mjs";
 import { actorByName, fakeActor as packActor } from "./fakes.mjs";
 import { postHiddenForPlayer } from "../../js-shim/actions.mjs";
 
@@ -21,8 +22,11 @@ const P2 = { id: "P2", name: "Player 2", isGM: false };
 // The engine's schema of the one action here: an actor strikes a target, or a list of targets.
 const SCHEMA = {
   request: {
-    anyOf: [{ $ref: "#/$defs/Strike" }],
+    anyOf: [{ $ref: "#/$defs/Strike" }, { $ref: "#/$defs/Attack" }],
     $defs: {
+      Attack: { properties: { ruleset: {}, action: { const: "attack" }, attacker: { $ref: "#/$defs/S" }, target: { $ref: "#/$defs/S" },
+        weapon: {}, range: {}, options: {} } },
+      S: { properties: { name: {}, actor_id: {}, token_id: {}, pc: {}, stats: {}, armor: {} } },
       Strike: { properties: { ruleset: {}, action: { const: "strike" }, actor: { $ref: "#/$defs/P" },
         target: { anyOf: [{ $ref: "#/$defs/P" }, { type: "null" }] }, targets: { type: "array", items: { $ref: "#/$defs/P" } },
         damage: { type: "integer" } } },
@@ -90,9 +94,11 @@ class Users extends Map {
 
 let world;
 
-function token(id, actor) {
+function token(id, actor, center = { x: 0, y: 0 }) {
   const uuid = `Scene.s.Token.${id}`;
-  world.tokens[uuid] = { uuid, actor, document: { uuid, actor } };
+  const doc = { uuid, id, actor, parent: { id: "s" } };
+  doc.object = { id, name: actor.name, actor, center, document: doc };
+  world.tokens[uuid] = { uuid, actor, document: doc };
   return { name: actor.name, actor_id: actor.id, token_id: uuid, hp: actor.flags.firefight[RS].hp };
 }
 
@@ -488,4 +494,28 @@ test("a reply is taken only from a GM", async () => {
   const again = relay.ask("probe", {}, { timeoutMs: 2000 });
   for (const fn of listeners) fn({ type: "reply", to: "P1", requestId: globalThis.__sent.requestId, reply: { ok: true } }, "GM");
   assert.equal((await again).ok, true);
+});
+
+test("a shot is rebuilt from the table: tokens, their actors' data, the weapon, the range measured here", async () => {
+  globalThis.canvas = { scene: { id: "s", grid: { units: "m" } }, grid: { units: "m", measurePath: ([p, q]) => ({ euclidean: Math.hypot(q.x - p.x, q.y - p.y) }) } };
+  try {
+    token("r", world.rifleman, { x: 0, y: 0 });
+    token("h", world.rhino, { x: 30, y: 40 });
+    world.rifleman.items = [{ id: "w1", name: "Rifle", flags: { firefight: { [RS]: { category: "weapon", damage: 3 } } } }];
+    const a = world.tokens["Scene.s.Token.r"].document.object;
+    const b = world.tokens["Scene.s.Token.h"].document.object;
+    const honest = buildRequest({ ruleset: RS, attackerToken: a, targetToken: b, weaponItem: world.rifleman.items[0], range: measureRange(a, b), options: { aimed: true } });
+    assert.deepEqual(honest.range, { value: 50, units: "m" });
+    const lookup = Object.assign((g) => world.tokens[g.tokenId]?.actor ?? null, { tokenOf: (u) => world.tokens[u]?.document ?? null });
+    const verify = (request) => worldMismatch(engine, request, { actorFor: lookup });
+    assert.equal(await verify(honest), null);
+    // The range is the GM's measure, not the shooter's word.
+    assert.equal((await verify({ ...honest, range: { value: 5, units: "m" } })).field, "range.value");
+    // What the table says of a participant (a player character or not) is the table's.
+    assert.equal((await verify({ ...honest, target: { ...honest.target, pc: true } })).field, "target.pc");
+    // A field the builder does not write.
+    assert.equal((await verify({ ...honest, called_shot: "head" })).field, "called_shot");
+  } finally {
+    delete globalThis.canvas;
+  }
 });

@@ -10,7 +10,7 @@ import { Applier, resultHash, recordCounts, recordShown, holds, isSelfRoll, roll
 import { worldMismatch, unaddressed, participantFields } from "../../js-shim/verify.mjs";
 import { useCatalog } from "../../js-shim/catalog.mjs";
 import { equippedArmor, buildRequest } from "../../js-shim/request.mjs";
-import { measureRange } from "../../js-shim/shoot.mjs";
+import { measureRange, rollForPlayer } from "../../js-shim/shoot.mjs";
 import { actorByName, fakeActor as packActor } from "./fakes.mjs";
 import { postHiddenForPlayer } from "../../js-shim/actions.mjs";
 
@@ -21,6 +21,7 @@ const P2 = { id: "P2", name: "Player 2", isGM: false };
 
 // The engine's schema of the one action here: an actor strikes a target, or a list of targets.
 const SCHEMA = {
+  options: { type: "object", properties: { aimed: { type: "boolean" } } },
   request: {
     anyOf: [{ $ref: "#/$defs/Strike" }, { $ref: "#/$defs/Attack" }],
     $defs: {
@@ -41,6 +42,7 @@ const engine = {
   async call(op, msg) {
     this.calls.push(op);
     if (op === "schema") return SCHEMA;
+    if (op === "odds") return { probability: 0.5, rounds_fired: 3 };
     if (op === "resolve") return { result: resolve(msg.request), gm_html: "<p>referee</p>", html: "<p>players</p>" };
     if (op === "apply") {
       const hp = (msg.stats.hp ?? 10) + msg.effects.reduce((s, e) => s + (e.kind === "hp" ? e.delta : 0), 0);
@@ -127,7 +129,7 @@ beforeEach(() => {
   };
   globalThis.ui = { notifications: { warn() {}, info() {}, error() {} } };
   globalThis.foundry = { utils: { deepClone: structuredClone } };
-  globalThis.fromUuidSync = (uuid) => world.tokens[uuid] ?? null;
+  globalThis.fromUuidSync = (uuid) => world.tokens[uuid]?.document ?? null;
   globalThis.CONFIG = { statusEffects: [] };
   world.rhino = fakeActor("rhino", "Rhino", []);
   world.rifleman = fakeActor("rifle", "Rifleman", ["P1"]);
@@ -515,6 +517,43 @@ test("a shot is rebuilt from the table: tokens, their actors' data, the weapon, 
     assert.equal((await verify({ ...honest, target: { ...honest.target, pc: true } })).field, "target.pc");
     // A field the builder does not write.
     assert.equal((await verify({ ...honest, called_shot: "head" })).field, "called_shot");
+  } finally {
+    delete globalThis.canvas;
+  }
+});
+
+test("the GM's client rolls a player's shot only for their own token, their weapon, the dialog's options, rounds loaded", async () => {
+  globalThis.canvas = { scene: { id: "s", grid: { units: "m" } }, tokens: { get: () => null },
+    grid: { units: "m", measurePath: ([p, q]) => ({ euclidean: Math.hypot(q.x - p.x, q.y - p.y) }) } };
+  globalThis.CONFIG = { statusEffects: [], Dice: { randomUniform: () => 0.5 } };
+  globalThis.Roll = { fromData: (d) => d };
+  const posted = [];
+  globalThis.ChatMessage = { create: async (data) => { posted.push(data); return { id: `S${posted.length}`, ...data }; }, getSpeaker: () => ({}) };
+  try {
+    token("r", world.rifleman, { x: 0, y: 0 });
+    token("h", world.rhino, { x: 30, y: 40 });
+    token("o", world.officer, { x: 60, y: 0 });
+    world.rifleman.items = [{ id: "w1", name: "Rifle", flags: { firefight: { [RS]: { category: "weapon", damage: 3 } } } }];
+    const shot = { attacker: "Scene.s.Token.r", target: "Scene.s.Token.h", weapon: "w1", options: { aimed: true } };
+    const shoot = (payload, user = P1) => rollForPlayer(engine, applier(), payload, user);
+    await refused(shoot(shot), "gm_rolls_off");
+    world.settings.set("firefight.gmRollsShots", true);
+    await refused(shoot({ ...shot, target: "Scene.s.Token.gone" }), "unknown_token");
+    await refused(shoot({ ...shot, target: shot.attacker }), "self_target");
+    await refused(shoot({ ...shot, attacker: "Scene.s.Token.o", target: "Scene.s.Token.h" }), "not_owner");
+    await refused(shoot({ ...shot, weapon: "w2" }), "not_weapon");
+    await refused(shoot({ ...shot, options: { bogus: 1 } }), "unknown_option");
+    await refused(shoot({ ...shot, house: { laser: { on: true } } }), "unknown_option");
+    world.rifleman.items[0].flags.firefight.ammo = { capacity: 30, loaded: 2 };
+    await assert.rejects(shoot(shot), (err) => /short|rounds|ammo/i.test(`${err.code} ${err.message}`));
+    assert.equal(posted.length, 0);
+    delete world.rifleman.items[0].flags.firefight.ammo;
+    const { messageId } = await shoot(shot);
+    assert.equal(messageId, "S1");
+    assert.equal(posted[0].flags.firefight.rolledFor, "P1");
+    // The request is the table's: the range measured here, the weapon's data from the item.
+    assert.deepEqual(posted[0].flags.firefight.request.range, { value: 50, units: "m" });
+    assert.equal(posted[0].flags.firefight.request.weapon.damage, 3);
   } finally {
     delete globalThis.canvas;
   }

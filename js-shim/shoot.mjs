@@ -326,10 +326,20 @@ export async function postCard(reply, request, speakerToken, { rolledFor = null,
   if (CONFIG.sounds?.dice) data.sound = CONFIG.sounds.dice;
   if (typeof ChatMessage.applyRollMode === "function" && game.settings.settings?.has?.("core.rollMode")) {
     ChatMessage.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
-    // A self roll rolled for a player is whispered to that player, not to the GM who rolled it.
-    if (rolledFor && rollMode === "selfroll") data.whisper = [rolledFor];
+    if (rolledFor) forTheRoller(data, rolledFor, rollMode);
   }
   return ChatMessage.create(data);
+}
+
+/**
+ * A card the GM's client rolled for a player, shown to that player as Foundry shows their own roll
+ * in their roll mode (the GM's client is its author, so the whisper must name them): a private GM
+ * roll is read by the GMs and its roller; a blind roll by the GMs only (its roller sees that it
+ * was rolled, as any whispered roll is seen); a self roll by its roller only.
+ */
+function forTheRoller(data, rolledFor, rollMode) {
+  if (rollMode === "gmroll") data.whisper = [...new Set([...(data.whisper ?? []), rolledFor])];
+  else if (rollMode === "selfroll") data.whisper = [rolledFor];
 }
 
 const ROLL_MODES = new Set(["publicroll", "gmroll", "blindroll", "selfroll", "roll"]);

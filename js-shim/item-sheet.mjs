@@ -11,7 +11,7 @@ import { escapeHTML, renderFields, fieldsFromSchema, readForm } from "./form.mjs
 import { rulesetSchema } from "./actions.mjs";
 import { rulesetInfo, catalogReady, currentRuleset } from "./catalog.mjs";
 import { flagUpdate } from "./apply.mjs";
-import { formFields, listLabels, placeTab, readData } from "./sheet.mjs";
+import { firefightForm, formFields, listLabels, placeTab, readData } from "./sheet.mjs";
 import { extraFieldsHTML, wireLists } from "./list-field.mjs";
 import { currentAdapter } from "./systems/index.mjs";
 
@@ -181,8 +181,7 @@ export function onRenderItemSheet(engine, sheet, html) {
   if (!root || item?.documentName !== "Item") return;
   for (const el of root.querySelectorAll(".firefight-item, .firefight-tab")) el.remove();
   const ruleset = currentRuleset();
-  const section = document.createElement("section");
-  section.className = "firefight-sheet firefight-item";
+  const section = firefightForm("firefight-sheet firefight-item");
   if (!rulesetInfo(ruleset)) {
     section.innerHTML = `<p class="ff-sheet-pending">${escapeHTML(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"))}</p>`;
     if (!sheet._firefightAwaits) {

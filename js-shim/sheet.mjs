@@ -234,10 +234,31 @@ function keepDraft(section, holder, key, extras = []) {
   return () => { holder._firefightDraft = { key, values: {}, lists: {} }; };
 }
 
+/**
+ * The element a Firefight tab is built in: a <form> of its own, made with DOM calls (a form inside
+ * the system's sheet form, which markup could not nest), so its inputs belong to it and never to
+ * the system's form (FormDataExtended reads `form.elements`); and the change, input and submit
+ * events stop here, so a sheet that submits on change (dnd5e's DocumentSheetV2 forms
+ * `submitOnChange: true`, the AppV1 sheets of Simple Worldbuilding and pf2e) never submits for
+ * an edit of ours.
+ */
+export function firefightForm(className) {
+  const form = document.createElement("form");
+  form.className = className;
+  form.noValidate = true;
+  form.setAttribute("autocomplete", "off");
+  for (const type of ["change", "input", "submit"]) {
+    form.addEventListener(type, (ev) => {
+      ev.stopPropagation();
+      if (type === "submit") ev.preventDefault();
+    });
+  }
+  return form;
+}
+
 function buildSection(engine, actor, holder = {}) {
   const ruleset = currentRuleset();
-  const section = document.createElement("section");
-  section.className = "firefight-sheet";
+  const section = firefightForm("firefight-sheet");
   if (!rulesetInfo(ruleset)) {
     // A fresh world before its engine has booted: the ruleset and its fields are not known yet.
     section.innerHTML = `<p class="ff-sheet-pending">${escapeHTML(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"))}</p>`;

@@ -287,9 +287,9 @@ def _duel_sheet(page: Any, name: str, values: dict[str, str]) -> Any:
     if add.count():
         add.click()
         tab.locator('[name="opt.skill"]').wait_for()
-    for field, value in values.items():
+    for field, value in values.items():  # each saved as it changes
         tab.locator(f'[name="opt.{field}"]').fill(value)
-    tab.locator('[data-firefight-action="sheet-save"]').click()
+        tab.locator(f'[name="opt.{field}"]').press("Tab")
     return sheet
 
 
@@ -310,8 +310,7 @@ def _make_duel_weapon(page: Any, actor: str, item: str, die: str) -> None:
     tab = page.locator("section.item-sheet", has_text=item).last
     tab.locator("nav .firefight-tab").click()
     tab.locator('[data-firefight-action="item-init"]').click()
-    tab.locator('[name="opt.damage"]').select_option(label=die)
-    tab.locator('[data-firefight-action="item-save"]').click()
+    tab.locator('[name="opt.damage"]').select_option(label=die)  # a change saves
     page.wait_for_function("""([a, i]) => game.actors.getName(a).items
         .find((x) => x.name.startsWith(i))?.flags.firefight.duel?.damage === 6""",
                            arg=[actor, item])

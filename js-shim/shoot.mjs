@@ -120,11 +120,22 @@ function pickTokens({ attacker, target }) {
   return { a, b, targets: targets.length ? targets : [b] };
 }
 
-/** The headline chance in the client's language; the exact fraction goes in a tooltip (issue 16: no raw fractions). */
+/**
+ * The headline chance in the client's language (the exact fraction goes in a tooltip: issue 16,
+ * no raw fractions). A shot of several rolls (the odds' `rolls`) says its chance is per roll and
+ * that the outcomes below are for the whole shot; the modifiers' totals are in "Why", per step.
+ */
 function formatOdds(odds) {
-  const net = odds.net_modifier;
-  const netText = net === undefined ? "" : `${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
-  return { pct: percentText(odds.probability, cardLanguage()), detail: netText };
+  const rolls = Number.isInteger(odds.rolls) && odds.rolls > 1 ? odds.rolls : 0;
+  const detail = rolls ? t("FIREFIGHT.ui.dialog.rolls", "per roll; this shot makes {n} {n:roll|rolls}: the outcomes are for all of them", { n: rolls }) : "";
+  return { pct: percentText(odds.probability, cardLanguage()), detail };
+}
+
+/** A step's name for the "Why" tables: the ruleset's own step label (`FIREFIGHT.<id>.step.<step>`, as the card's). */
+function stepName(step) {
+  const key = `FIREFIGHT.${currentRuleset()}.step.${step}`;
+  const text = t(key, "");
+  return text && text !== key ? text : String(step).replace(/_/g, " ");
 }
 
 const WHY_KEY = "firefight.whyOpen";
@@ -232,6 +243,8 @@ export function showOdds(root, odds, err = null) {
       source: t("FIREFIGHT.ui.dialog.source", "Source"), notes: t("FIREFIGHT.ui.dialog.notes", "Notes"),
       noModifiers: t("FIREFIGHT.ui.dialog.noModifiers", "No modifiers"),
       exact: t("FIREFIGHT.ui.dialog.exact", "exactly {fraction}"),
+      total: t("FIREFIGHT.ui.dialog.total", "Total"),
+      step: stepName,
     },
   });
   if (outcomes) outcomes.innerHTML = parts.outcomes;

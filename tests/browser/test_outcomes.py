@@ -327,3 +327,46 @@ def test_dpv_shot_and_area_fire_show_outcomes_per_figure(dpv_table: Table) -> No
         !== {json.dumps(json.dumps(first))}""", timeout=60000)
     dpv_table.shot("75-outcomes-dpv-area-fire")
     _close(page)
+
+
+# Each "Why" table: its step's name, its rows' values and the total under them.
+WHY_TABLES_JS = """() => [...[...document.querySelectorAll('dialog.application')].at(-1)
+    .querySelectorAll('.ff-modifiers')].map((t) => ({
+        step: t.dataset.step, caption: t.querySelector('caption')?.textContent.trim() ?? '',
+        values: [...t.querySelectorAll('tbody td.ff-num')].map((td) =>
+            Number(td.textContent.trim().replace('\u2212', '-').replace('+', ''))),
+        total: Number(t.querySelector('tfoot td.ff-num').dataset.total),
+        shown: t.querySelector('tfoot td.ff-num').textContent.trim() }))"""
+
+
+def test_why_groups_its_rows_by_step_with_totals_that_add_up(ready_table: Table) -> None:
+    """UX walkthrough 3 #4 (issue 25 item 3): soe's to-hit and to-damage modifiers are not one
+    list under one net figure: each step has its own table, named in words, whose total is the
+    sum of its rows."""
+    page = ready_table.page
+    _aim(ready_table, RIFLEMAN, RHINO)
+    _open_shoot(page)
+    tables = page.evaluate(WHY_TABLES_JS)
+    assert [t["step"] for t in tables] == ["to_hit", "to_damage"], tables
+    for table in tables:
+        assert table["caption"], table
+        assert "_" not in table["caption"], table
+        assert table["total"] == sum(table["values"]), table
+        assert table["shown"].lstrip("+") == str(table["total"]), table
+    assert "net modifier" not in page.locator("[data-odds-detail]").inner_text()
+    _close(page)
+
+
+def test_a_shot_of_several_rolls_says_its_chance_is_per_roll(pct_table: Table) -> None:
+    """UX walkthrough 3 #4: "Hit chance 21 %" beside "Miss 30.8 %" was one per roll and one for
+    the rolls fired; the dialog now says so."""
+    page = pct_table.page
+    page.evaluate(AIM_JS, ["Grenadier Karl Vogt", "Corporal Ada Kowalski"])
+    _open_shoot(page)
+    detail = page.locator("[data-odds-detail]").inner_text()
+    found = re.search(r"per roll; this shot makes (\d+) rolls", detail)
+    assert found, detail
+    assert int(found.group(1)) > 1, detail
+    for table in page.evaluate(WHY_TABLES_JS):
+        assert table["total"] == sum(table["values"]), table
+    _close(page)

@@ -6,11 +6,13 @@ not load reported to the GM while play goes on (issue 13)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from conftest import BOOT_TIMEOUT_MS, REPO
 
 CHOICES_JS = "() => Object.keys(game.settings.settings.get('firefight.ruleset').choices)"
@@ -104,4 +106,40 @@ def test_a_wheel_loaded_at_runtime_is_a_choice_at_once_and_survives_a_restart(
     note.first.wait_for()
     assert "Firefight" in note.first.inner_text()
     assert page.evaluate(COUNT_JS) == 5
+    assert errors == []
+
+
+def _tutorial_snippet(marker: str) -> str:
+    """The ```js block of docs/extending.md that contains `marker`, as a reader copies it."""
+    text = (REPO / "docs" / "extending.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```js\n(.*?)```", text, flags=re.S)
+    found = [b for b in blocks if marker in b]
+    assert len(found) == 1, f"one ```js block of docs/extending.md has {marker!r}"
+    return found[0]
+
+
+@pytest.mark.parametrize("prefix", ["", "ff"])
+def test_the_tutorials_load_wheel_snippet_runs_at_the_table(
+        prefix: str, serve: Callable[..., str], open_page: Callable[..., Any]) -> None:
+    """docs/extending.md "Loading a wheel at runtime", pasted into a macro as the GM would: it
+    resolves the wheel's path with foundry.utils.getRoute, so it works under a route prefix too."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    base = serve(*(["--route-prefix", prefix] if prefix else []))
+    page, requests, errors = open_page(base)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    snippet = _tutorial_snippet("api.engine.loadWheel")
+    outcome = page.evaluate(f"""async () => {{
+        try {{
+            {snippet}
+            return {{ids: catalog.rulesets.map((r) => r.id)}};
+        }} catch (err) {{
+            return {{error: String(err)}};
+        }}
+    }}""")
+    assert "duel" in outcome.get("ids", []), outcome
+    wheel = [u for u in requests if u.endswith("firefight_duel-0.1.0-py3-none-any.whl")]
+    assert wheel
+    assert all(u.startswith(base + "modules/firefight-duel/") for u in wheel), wheel
     assert errors == []

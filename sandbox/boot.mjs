@@ -15,6 +15,7 @@ import { Collection } from "./foundry/collection.mjs";
 import { Roll, Die, NumericTerm, OperatorTerm } from "./foundry/dice.mjs";
 import { Actor, Item, User, Scene, ChatMessage, TokenDocument, MeasuredTemplateDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
 import { ClientSettings } from "./foundry/settings.mjs";
+import { DataField, StringField } from "./foundry/fields.mjs";
 import { ApplicationV2 } from "./foundry/application.mjs";
 import { Localization } from "./foundry/i18n.mjs";
 import { Notifications, ChatLog, SceneControls } from "./foundry/ui.mjs";
@@ -132,6 +133,7 @@ function installGlobals() {
     Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync, Combat, Combatant,
     foundry: {
       utils: { ...utils, Collection },
+      data: { fields: { DataField, StringField } },
       applications: { api: { ApplicationV2, DialogV2 }, sheets: { ActorSheetV2 } },
       dice: { Roll, terms: { Die, NumericTerm, OperatorTerm } },
       documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument, Combat, Combatant },

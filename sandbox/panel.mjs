@@ -108,10 +108,9 @@ export function startPanel() {
 }
 
 function showRuleset() {
-  const setting = game.settings.settings.get("firefight.ruleset");
   const rid = game.settings.get("firefight", "ruleset");
   const label = document.getElementById("ruleset-label");
-  label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+  label.textContent = game.i18n.localize(game.settings._choicesOf("firefight.ruleset")?.[rid] ?? rid);
   label.title = label.textContent; // the top bar may cut it (sandbox.css): whole on hover
 }
 

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from conftest import BOOT_TIMEOUT_MS, REPO
 
-CHOICES_JS = "() => Object.keys(game.settings.settings.get('firefight.ruleset').choices)"
+# The ruleset choices as Configure Settings lists them (the sandbox's copy; see its settings.mjs).
+CHOICES_JS = "() => Object.keys(game.settings._choicesOf('firefight.ruleset'))"
 API = "game.modules.get('firefight').api"
 HELLO = f"(await {API}.engine.call('hello'))"
 HAS_DUEL_JS = f"async () => {HELLO}.rulesets.some((r) => r.id === 'duel')"

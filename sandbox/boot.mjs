@@ -26,7 +26,7 @@ import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
 import { Combat, Combatant, CombatEncounters, CombatTracker } from "./foundry/combat.mjs";
-import { systemFor } from "./foundry/systems.mjs";
+import { systemFor, unversionedDocumentProblems } from "./foundry/systems.mjs";
 import { validateManifest, manifestErrors, moduleEntry, packFromSource, resolveModules } from "./foundry/packages.mjs";
 import { GRID_DIAGONALS, diagonalRule } from "./foundry/grid.mjs";
 import { installDiceSoNice } from "./foundry/dice-so-nice.mjs";
@@ -215,7 +215,13 @@ async function buildWorld(manifest) {
   const tokens = [];
   const owners = [PLAYER_1, PLAYER_2];
   for (const pack of actorPacks) {
-    for (const data of await fetchJSON(PACK_API + pack.name)) {
+    const docs = await fetchJSON(PACK_API + pack.name);
+    // The scene's actors are imported from the pack: what the system would make of their version
+    // (each in the console, one lasting error for the GM).
+    const problems = docs.flatMap((data) => unversionedDocumentProblems(game.system.id, data));
+    for (const problem of problems.slice(1)) console.error(`Sandbox | ${pack.name}: ${problem}`);
+    if (problems.length) reportPackage(`${pack.name}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`);
+    for (const data of docs) {
       const place = LAYOUT[data._id] ?? defaultPlace(tokens.length, owners);
       if (place.owner) data.ownership = { ...data.ownership, [place.owner]: 3 };
       const actor = new Actor(data);

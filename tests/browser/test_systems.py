@@ -134,3 +134,19 @@ def test_update_hooks_get_the_changes_expanded_as_foundry_gives_them(world: Tabl
     }""", NPC_ID)
     assert seen["seen"][:2] == [["flags"], 1]
     assert seen["left"] is False
+
+
+def test_the_scene_actors_say_which_version_of_the_system_data_they_hold(world: Table) -> None:
+    """The scene's actors come from the world system's pack (shock-troops-<system>): pf2e reads
+    system._migration.version, dnd5e _stats.systemVersion (sandbox/foundry/systems.mjs); without
+    them the sandbox reports what the system would do (a lasting error for the GM)."""
+    page = world.page
+    reports = [n for n in page.locator("#notifications .notification").all_inner_texts()
+               if " would " in n]
+    assert reports == []
+    assert [e for e in world.console_errors if " would " in e] == []
+    stamps = page.evaluate("""() => game.actors.contents.map((a) => ({
+        stats: a._source?._stats ?? null, migration: a._source?.system?._migration ?? null}))""")
+    assert stamps
+    for stamp in stamps:
+        assert stamp["stats"]["systemId"] == world.system  # type: ignore[attr-defined]

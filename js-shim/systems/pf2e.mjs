@@ -39,9 +39,17 @@ export default Object.freeze({
     system: { _migration: { version: 0.96, previous: null } },
   },
   statuses: { dead: "dead", unconscious: "unconscious", stun: "stunned", prone: "prone", bleeding: null, fear: "frightened" },
-  // pf2e's actor sheets: nav.sheet-navigation[data-group="primary"] of icon links, the tabs in
-  // section.sheet-content (static/templates/actors/character/sheet.hbs).
-  sheet: { nav: 'nav.sheet-navigation[data-group="primary"]', body: ".sheet-content", link: { classes: [], icon: "fa-solid fa-crosshairs" } },
+  // pf2e's actor sheets (selector lists: the first element either names, in document order):
+  // the character sheet's nav.sheet-navigation[data-group="primary"] of icon links, its tabs in
+  // section.sheet-body > section.sheet-content (static/templates/actors/character/sheet.hbs);
+  // the NPC sheet's div.npc-body > nav.sheet-tabs.tabs[data-group="primary"] of text links, its
+  // tabs in div.npc-body > section.sheet-body (static/templates/actors/npc/sheet.hbs @4663001).
+  // The link is the character sheet's icon on both (one link style per adapter: sheet.mjs).
+  sheet: {
+    nav: 'nav.sheet-navigation[data-group="primary"], .npc-body > nav.sheet-tabs[data-group="primary"]',
+    body: "section.sheet-body > .sheet-content, .npc-body > section.sheet-body",
+    link: { classes: [], icon: "fa-solid fa-crosshairs" },
+  },
   // pf2e's item sheets: ItemSheetPF2e extends the AppV1 ItemSheet (hook renderItemSheet;
   // src/module/item/base/sheet/sheet.ts, tabs navSelector ".tabs", contentSelector ".sheet-body");
   // static/templates/items/sheet.hbs: nav.sheet-navigation > h4.sheet-tabs.tabs of text links

@@ -150,3 +150,42 @@ def test_the_scene_actors_say_which_version_of_the_system_data_they_hold(world: 
     assert stamps
     for stamp in stamps:
         assert stamp["stats"]["systemId"] == world.system  # type: ignore[attr-defined]
+
+
+# The tab places of pf2e's two actor sheets, as their templates lay them out (foundryvtt/pf2e
+# static/templates/actors/character/sheet.hbs, npc/sheet.hbs): structure only.
+PF2E_SHEETS_JS = """async () => {
+    const { adapterFor } = await import(new URL('modules/firefight/js-shim/systems/index.mjs',
+        location.href).href);
+    const { tabPlaces } = await import(new URL('modules/firefight/js-shim/sheet.mjs',
+        location.href).href);
+    const character = `<form><aside><div class="sidebar" data-tab="sidebar"></div></aside>
+        <nav class="sheet-navigation" data-group="primary">
+        <a class="item" data-tab="character"></a></nav>
+        <section class="sheet-body"><section class="sheet-content">
+        <div class="tab" data-tab="character"></div></section></section></form>`;
+    const npc = `<form class="npc-sheet"><div class="side-bar"></div><div class="npc-body">
+        <nav class="sheet-tabs tabs" data-group="primary"><a class="item" data-tab="main"></a>
+        </nav><section class="sheet-body"><div class="tab main" data-tab="main"></div></section>
+        </div></form>`;
+    const { sheet } = adapterFor('pf2e');
+    return Object.fromEntries([['character', character], ['npc', npc]].map(([name, html]) => {
+        const root = document.createElement('div');
+        root.innerHTML = html;
+        const named = { nav: root.querySelector(sheet.nav), body: root.querySelector(sheet.body) };
+        const places = tabPlaces(root, sheet);
+        const tab = (el) => el?.querySelector('[data-tab]')?.dataset.tab ?? null;
+        return [name, { named: [tab(named.nav), tab(named.body)],
+                        found: [tab(places.nav), tab(places.body)] }];
+    }));
+}"""
+
+
+def test_the_pf2e_adapter_names_the_tabs_of_both_pf2e_actor_sheets(world: Table) -> None:
+    # audit D2: the NPC sheet's nav and body are not the character sheet's.
+    if world.system != "pf2e":  # type: ignore[attr-defined]
+        pytest.skip("pf2e's sheets")
+    places = world.page.evaluate(PF2E_SHEETS_JS)
+    assert places["character"] == {"named": ["character", "character"],
+                                   "found": ["character", "character"]}
+    assert places["npc"] == {"named": ["main", "main"], "found": ["main", "main"]}

@@ -255,8 +255,12 @@ function registerAll() {
 /**
  * At init: the hidden cache, the `ruleset` choice and every setting of the cached catalog.
  * (Plugin strings from the cache are merged at `i18nInit`, when the translations are loaded.)
+ * `onRulesetChange(value)`: called whenever the world's ruleset changes, by the setting's own
+ * `onChange` ("A callback function which triggers when the setting is changed", SettingConfig),
+ * which covers the first value (a new Setting document: createSetting) and later ones
+ * (updateSetting) alike.
  */
-export function registerCatalogSettings() {
+export function registerCatalogSettings({ onRulesetChange } = {}) {
   game.settings.register(MODULE_ID, CACHE_KEY, { scope: "world", config: false, type: Object, default: {} });
   let cached = null;
   try {
@@ -266,7 +270,10 @@ export function registerCatalogSettings() {
   game.settings.register(MODULE_ID, RULESET_KEY, {
     name: "FIREFIGHT.ui.settings.ruleset.name", hint: "FIREFIGHT.ui.settings.ruleset.hint",
     scope: "world", config: true, type: rulesetField(), default: "",
-    onChange: (value) => { knownRuleset = value ?? ""; },
+    onChange: (value) => {
+      knownRuleset = value ?? "";
+      onRulesetChange?.(value);
+    },
   });
   knownRuleset = storedRuleset();
   registerAll();

@@ -87,13 +87,17 @@ export class ClientSettings {
     return value;
   }
   _store(id, value) {
+    // A world setting is kept as a Setting document: its first value creates the document
+    // (hook createSetting), later values update it (updateSetting) (foundryvtt.com/api/classes/
+    // foundry.documents.Setting.html; hookEvents.createDocument / updateDocument).
+    const created = !(id in this._values);
     this._values[id] = value;
     try {
       const all = JSON.parse(localStorage.getItem(STORE) ?? "{}");
       localStorage.setItem(STORE, JSON.stringify({ ...all, [id]: value }));
     } catch { /* private mode */ }
     this.settings.get(id)?.onChange?.(value);
-    Hooks.callAll("updateSetting", { key: id, value });
+    Hooks.callAll(created ? "createSetting" : "updateSetting", { key: id, value });
   }
   /** All values, for a page that joins the table. */
   snapshot() {

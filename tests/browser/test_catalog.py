@@ -6,6 +6,7 @@ not load reported to the GM while play goes on (issue 13)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -143,4 +144,37 @@ def test_the_tutorials_load_wheel_snippet_runs_at_the_table(
     wheel = [u for u in requests if u.endswith("firefight_duel-0.1.0-py3-none-any.whl")]
     assert wheel
     assert all(u.startswith(base + "modules/firefight-duel/") for u in wheel), wheel
+    assert errors == []
+
+
+def test_the_clock_tool_follows_the_first_choice_of_a_ruleset(
+        server: str, open_page: Callable[..., Any], browser: Any) -> None:
+    """A world whose ruleset was never set (the catalog cached, the engine unreachable): the
+    referee's first choice in Configure Settings creates the setting's document (createSetting,
+    not updateSetting); 2300 AD's healing clock ("Advance time") is offered at once (audit D4)."""
+    page, _, errors = open_page(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    cache = page.evaluate("() => game.settings.get('firefight', 'catalog')")
+    assert any(r["id"] == "dpv" for r in cache["rulesets"])
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    try:
+        context.add_init_script(script=f"""if (!localStorage.getItem('firefight-sandbox.settings'))
+            localStorage.setItem('firefight-sandbox.settings',
+                JSON.stringify({{'firefight.catalog': {json.dumps(cache)}}}))""")
+        gm = context.new_page()
+        gm.route("**/pyodide.asm.wasm", lambda route: route.abort())
+        # The scene's actors have 2300 AD data, so choosing it keeps the page (sandbox/panel.mjs).
+        gm.goto(f"{server}?pack=dpv-npcs")
+        gm.wait_for_function("() => game.ready === true", timeout=30000)
+        tool = gm.locator('#shot-panel [data-tool="firefightAdvanceTime"]')
+        assert tool.count() == 0  # the engine's default, SOE, has no healing clock
+        gm.click("#settings-button")
+        select = gm.locator('dialog.settings-config select[name="firefight.ruleset"]')
+        select.select_option("dpv")
+        gm.click('dialog.settings-config button[data-action="save"]')
+        gm.wait_for_function("() => game.settings.get('firefight', 'ruleset') === 'dpv'")
+        tool.wait_for(timeout=10000)
+    finally:
+        context.close()
     assert errors == []

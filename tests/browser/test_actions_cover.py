@@ -259,7 +259,7 @@ ONE_WAY_JS = """([a, b, dir]) => {
 }"""
 
 
-def _fired_cover(t: Table, shooter: str, target: str) -> Any:
+def fired_cover(t: Table, shooter: str, target: str) -> Any:
     shot, before = _shoot(t, shooter, target)
     shot.locator('[data-action="fire"]').click()
     t.page.wait_for_function("(n) => game.messages.contents.length > n", arg=before,
@@ -273,12 +273,12 @@ def test_dpv_a_one_way_wall_covers_only_from_its_closed_side(dpv_table: Table) -
     page = dpv_table.page
     names = _names(page)
     shooter, target = names[0], names[-1]
-    assert _fired_cover(dpv_table, shooter, target) is None  # nothing in between yet
+    assert fired_cover(dpv_table, shooter, target) is None  # nothing in between yet
     page.evaluate(ONE_WAY_JS, [shooter, target, 1])
     assert page.evaluate("() => canvas.scene.walls.contents.at(-1).dir") == 1
-    assert _fired_cover(dpv_table, shooter, target) is None
+    assert fired_cover(dpv_table, shooter, target) is None
     page.evaluate(ONE_WAY_JS, [shooter, target, 2])
-    assert _fired_cover(dpv_table, shooter, target) == "brick_cement"
+    assert fired_cover(dpv_table, shooter, target) == "brick_cement"
     # From the target's side the LEFT wall is the closed one.
-    assert _fired_cover(dpv_table, target, shooter) == "brick_cement"
+    assert fired_cover(dpv_table, target, shooter) == "brick_cement"
     assert not dpv_table.errors

@@ -120,15 +120,17 @@ def _tutorial_snippet(marker: str) -> str:
     return found[0]
 
 
-@pytest.mark.parametrize("prefix", ["", "ff"])
+@pytest.mark.parametrize(("prefix", "system"), [("", "worldbuilding"), ("ff", "dnd5e"),
+                                                 ("ff", "pf2e")])
 def test_the_tutorials_load_wheel_snippet_runs_at_the_table(
-        prefix: str, serve: Callable[..., str], open_page: Callable[..., Any]) -> None:
+        prefix: str, system: str, serve: Callable[..., str],
+        open_page: Callable[..., Any]) -> None:
     """docs/extending.md "Loading a wheel at runtime", pasted into a macro as the GM would: it
     resolves the wheel's path with foundry.utils.getRoute, so it works under a route prefix too."""
     subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
                    cwd=REPO, timeout=600)
     base = serve(*(["--route-prefix", prefix] if prefix else []))
-    page, requests, errors = open_page(base)
+    page, requests, errors = open_page(f"{base}?system={system}")
     page.wait_for_function("() => game.ready === true", timeout=30000)
     _ready(page)
     snippet = _tutorial_snippet("api.engine.loadWheel")
@@ -147,8 +149,9 @@ def test_the_tutorials_load_wheel_snippet_runs_at_the_table(
     assert errors == []
 
 
+@pytest.mark.parametrize("system", ["worldbuilding", "dnd5e", "pf2e"])
 def test_the_clock_tool_follows_the_first_choice_of_a_ruleset(
-        server: str, open_page: Callable[..., Any], browser: Any) -> None:
+        system: str, server: str, open_page: Callable[..., Any], browser: Any) -> None:
     """A world whose ruleset was never set (the catalog cached, the engine unreachable): the
     referee's first choice in Configure Settings creates the setting's document (createSetting,
     not updateSetting); 2300 AD's healing clock ("Advance time") is offered at once (audit D4)."""
@@ -165,7 +168,7 @@ def test_the_clock_tool_follows_the_first_choice_of_a_ruleset(
         gm = context.new_page()
         gm.route("**/pyodide.asm.wasm", lambda route: route.abort())
         # The scene's actors have 2300 AD data, so choosing it keeps the page (sandbox/panel.mjs).
-        gm.goto(f"{server}?pack=dpv-npcs")
+        gm.goto(f"{server}?system={system}&pack=dpv-npcs")
         gm.wait_for_function("() => game.ready === true", timeout=30000)
         tool = gm.locator('#shot-panel [data-tool="firefightAdvanceTime"]')
         assert tool.count() == 0  # the engine's default, SOE, has no healing clock

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, open_table
+from test_actions_cover import ONE_WAY_JS, fired_cover
 
 SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
     JSON.stringify({'firefight.ruleset': 'shock'}))"""
@@ -189,3 +190,41 @@ def test_the_pf2e_adapter_names_the_tabs_of_both_pf2e_actor_sheets(world: Table)
     assert places["character"] == {"named": ["character", "character"],
                                    "found": ["character", "character"]}
     assert places["npc"] == {"named": ["main", "main"], "found": ["main", "main"]}
+
+
+def test_the_ruleset_setting_lists_the_engines_rulesets_and_refuses_others(world: Table) -> None:
+    # sandbox/README.md: a setting's choices are those its field gives now (catalog.mjs registers
+    # a StringField with a choices function), and a value outside them is refused.
+    page = world.page
+    page.click("#settings-button")
+    select = page.locator('dialog.settings-config select[name="firefight.ruleset"]')
+    select.wait_for()
+    values = select.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+    page.keyboard.press("Escape")
+    assert set(values) == {"dpv", "percentile", "shock", "soe"}
+    refused = page.evaluate("""() => game.settings.set('firefight', 'ruleset', 'nope')
+        .then(() => 'accepted', (e) => e.message)""")
+    assert refused == "The setting firefight.ruleset: nope is not a valid choice"
+    assert page.evaluate("() => game.settings.get('firefight', 'ruleset')") == "shock"
+
+
+@pytest.fixture(scope="module", params=["worldbuilding", "dnd5e", "pf2e"])
+def dpv_world(request: Any, server: str, browser: Any) -> Iterator[Table]:
+    t = open_table(server, browser, "dpv", "dpv-npcs", system=request.param)
+    t.system = request.param  # type: ignore[attr-defined]
+    yield t
+    t.context.close()
+
+
+def test_a_one_way_wall_covers_only_from_its_closed_side(dpv_world: Table) -> None:
+    # test_actions_cover.py's one-way wall, in each system shape (2300 AD: its wall cover).
+    page = dpv_world.page
+    assert page.evaluate("() => game.system.id") == dpv_world.system  # type: ignore[attr-defined]
+    names = page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)")
+    shooter, target = names[0], names[-1]
+    assert fired_cover(dpv_world, shooter, target) is None
+    page.evaluate(ONE_WAY_JS, [shooter, target, 1])
+    assert fired_cover(dpv_world, shooter, target) is None
+    page.evaluate(ONE_WAY_JS, [shooter, target, 2])
+    assert fired_cover(dpv_world, shooter, target) == "brick_cement"
+    assert not dpv_world.errors

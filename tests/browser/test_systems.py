@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import BOOT_TIMEOUT_MS, Table, open_table
-from test_actions_cover import ONE_WAY_JS, fired_cover
+from test_actions_cover import ONE_WAY_JS, fired_cover, open_line
 
 SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
     JSON.stringify({'firefight.ruleset': 'shock'}))"""
@@ -220,9 +220,7 @@ def test_a_one_way_wall_covers_only_from_its_closed_side(dpv_world: Table) -> No
     # test_actions_cover.py's one-way wall, in each system shape (2300 AD: its wall cover).
     page = dpv_world.page
     assert page.evaluate("() => game.system.id") == dpv_world.system  # type: ignore[attr-defined]
-    names = page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)")
-    shooter, target = names[0], names[-1]
-    assert fired_cover(dpv_world, shooter, target) is None
+    shooter, target = open_line(dpv_world)
     page.evaluate(ONE_WAY_JS, [shooter, target, 1])
     assert fired_cover(dpv_world, shooter, target) is None
     page.evaluate(ONE_WAY_JS, [shooter, target, 2])

@@ -28,10 +28,23 @@ MAX_STRING_CHARS = 10_000
 MAX_LIST_ITEMS = 10_000
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+# A JSON text's strings and punctuation, for naming the field where it nests too deep.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
 _INTS = frozenset({int})
 _NUMBERS = frozenset({int, float})
 _UNSIZED = frozenset({int, float, bool, type(None)})
 _SIZED = (str, list, dict)
+_KEY_CHARS = 40  # of one key in a field's name (a name never echoes a long payload)
+
+
+class _LongNumber:
+    """Where the parser met a number of more than MAX_INT_DIGITS digits: a mark, never an int
+    (a 5000-digit int costs the parser seconds), until ``_check_sizes`` names its field."""
+
+    __slots__ = ()
+
+
+_LONG = _LongNumber()
 
 
 def _bad(field: str, reason: str) -> FirefightError:
@@ -46,12 +59,53 @@ def _check_nesting(message: str) -> None:
     for bracket in _BRACKETS.findall(_STRINGS.sub("", message)):
         depth += 1 if bracket in "[{" else -1
         if depth > MAX_DEPTH:
-            raise _bad("message", f"nested deeper than {MAX_DEPTH} levels")
+            raise _bad(_too_deep_field(message), f"nested deeper than {MAX_DEPTH} levels")
 
 
-def _int(text: str) -> int:
+def _too_deep_field(message: str) -> str:
+    """The field whose value nests too deep: the path to the first container past MAX_DEPTH,
+    up to its last key (``request.attacker.stats`` for a list of lists there); ``message``
+    when the message itself is that deep."""
+    path: list[list[Any]] = []  # per open container: [is_object, its key or index]
+    last = ""
+    for tok in _TOKENS.findall(message):
+        if tok[0] == '"':
+            last = tok
+        elif tok == ":" and path and path[-1][0]:
+            path[-1][1] = _key(last)
+        elif tok == "," and path:
+            path[-1][1] = path[-1][1] + 1 if not path[-1][0] else None
+        elif tok in "[{":
+            if len(path) == MAX_DEPTH:
+                break
+            path.append([tok == "{", None if tok == "{" else 0])
+        elif path:
+            path.pop()
+    steps = [(obj, at) for obj, at in path if at is not None]
+    while steps and not steps[-1][0]:
+        steps.pop()  # list indexes after the last key: the field is the list's
+    return _field_name(at for _, at in steps) or "message"
+
+
+def _key(literal: str) -> str:
+    try:
+        text = str(json.loads(literal))
+    except ValueError:
+        text = literal.strip('"')
+    return text[:_KEY_CHARS]
+
+
+def _field_name(steps: Any) -> str:
+    """``request.targets[0].stats``: keys joined by dots, list indexes in brackets."""
+    out = ""
+    for at in steps:
+        out += f"[{at}]" if isinstance(at, int) else f".{at}" if out else str(at)
+    return out
+
+
+def _int(text: str) -> int | _LongNumber:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _bad("message", f"a number has more than {MAX_INT_DIGITS} digits")
+        return _LONG
     return int(text)
 
 
@@ -60,9 +114,9 @@ def _constant(text: str) -> float:
 
 
 def _check_sizes(value: Any, path: str = "") -> None:
-    """Every string and list a client sends has a bound; the error names where it is. (A
-    path is spelled out only for what may hold something too long: an entropy stream's
-    hundreds of numbers cost nothing.)"""
+    """Every string and list a client sends has a bound, and every number at most
+    MAX_INT_DIGITS digits; the error names where it is. (A path is spelled out only for what
+    may hold something too long: an entropy stream's hundreds of numbers cost nothing.)"""
     if isinstance(value, str):
         if len(value) > MAX_STRING_CHARS:
             raise _bad(path or "message", f"at most {MAX_STRING_CHARS} characters")
@@ -72,13 +126,15 @@ def _check_sizes(value: Any, path: str = "") -> None:
         if _UNSIZED.issuperset(map(type, value)):
             return  # numbers only (an entropy stream): nothing more to check
         for i, item in enumerate(value):
-            if isinstance(item, _SIZED):
+            if isinstance(item, _SIZED) or item is _LONG:
                 _check_sizes(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_sizes(key, path or "message")
-            if isinstance(item, _SIZED):
+            if isinstance(item, _SIZED) or item is _LONG:
                 _check_sizes(item, f"{path}.{key}" if path else key)
+    elif value is _LONG:
+        raise _bad(path or "message", f"a number of at most {MAX_INT_DIGITS} digits")
 
 
 def _parse(message: object) -> dict[str, Any]:

@@ -170,20 +170,20 @@ def list_rulesets() -> list[dict[str, Any]]:
     return [r.describe() for r in registry.all_rulesets()]
 
 
-DEFAULT_RULESET = "soe"  # the first ruleset a new world plays (firefight.rulesets.builtin)
+DEFAULT_RULESET = "soe"  # the first ruleset a new world plays (a built-in: pyproject.toml)
 
 
 def catalog(lang: str = "en") -> dict[str, Any]:
     """What the table offers: every ruleset with its dialogs, settings, sheet fields and table
     features, the house rules, each plugin's status and the plugins' labels (``hello``)."""
     rulesets = []
-    found = registry.all_rulesets()  # loads the plugins first: their status is reported
+    registry.refresh()  # finds the plugins first (one installed since too): their status shows
     status = registry.plugin_status()
-    for ruleset in found:
-        try:
-            rulesets.append(ruleset.catalog())
+    for ruleset_id in registry.ruleset_ids():
+        try:  # a built-in's from its data file: the hello imports no ruleset
+            rulesets.append(registry.ruleset_catalog(ruleset_id))
         except Exception as exc:
-            status.append({"name": ruleset.id, "group": "firefight.rulesets", "dist": "",
+            status.append({"name": ruleset_id, "group": "firefight.rulesets", "dist": "",
                            "ok": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
     rules = []
     for rule in house.house_rules():

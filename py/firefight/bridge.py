@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import firefight
-from firefight import api
+from firefight import api, registry
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice
 from firefight.errors import FirefightError
 from firefight.i18n import LANGUAGES
@@ -244,6 +244,12 @@ def _dispatch(message: str) -> str:
         raise FirefightError(f"unknown op {str(op)[:40]!r}", code="bad_message",
                              fields=[("op", f"one of {', '.join(sorted(OPS))}")])
     return _reply(OPS[op](msg))
+
+
+# The installed rulesets and house rules found now, at the worker's import: the browser's memory
+# snapshot then holds the scan (importlib.metadata), and a ``hello`` after a restore reads only
+# the built-ins' catalog files and imports no ruleset (issue 27).
+registry.discover()
 
 
 def handle(message: str) -> str:

@@ -63,22 +63,13 @@ def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = 
     return _guarded(run)
 
 
-def _copied(value: Any) -> Any:
-    """A copy of JSON-ready data (dicts, lists, scalars): copy.deepcopy is several times slower."""
-    if type(value) is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copied(v) for v in value]
-    return value
-
-
 def odds(request: dict[str, Any]) -> dict[str, Any]:
     """The exact chances a player sees before rolling."""
 
     def run() -> dict[str, Any]:
         found = _parsed(request)
         odds = found.ruleset.cached_odds(found.model, json=found.json)
-        copied: dict[str, Any] = _copied(odds)  # the cache stays as is
+        copied: dict[str, Any] = registry.json_copy(odds)  # the cache stays as is
         return copied
 
     return _guarded(run)

@@ -376,3 +376,14 @@ def test_the_longest_entropy_list_the_shim_sends_is_the_engines_max_dice() -> No
     while n * int(loop[1]) <= most:
         n *= int(loop[1])
     assert n == MAX_DICE
+
+
+def test_the_biggest_chit_draw_fits_the_dice_a_table_sends() -> None:
+    # shock: 500 units (the model's bound) of the best quality, each chit drawn by one die.
+    from firefight.dice import MAX_DICE
+
+    units = [{"name": f"U{i}", "quality": "rainbow", "pool": 99} for i in range(500)]
+    reply = call({"op": "resolve", "entropy": [0.0] * MAX_DICE,
+                  "request": {"ruleset": "shock", "action": "draw_chits", "units": units}})
+    assert reply["ok"], reply["error"]
+    assert len(reply["value"]["result"]["dice"]) <= MAX_DICE

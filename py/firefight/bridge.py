@@ -37,14 +37,19 @@ _SIZED = (str, list, dict)
 _KEY_CHARS = 40  # of one key in a field's name (a name never echoes a long payload)
 
 
-class _LongNumber:
-    """Where the parser met a number of more than MAX_INT_DIGITS digits: a mark, never an int
-    (a 5000-digit int costs the parser seconds), until ``_check_sizes`` names its field."""
+class _Refused:
+    """Where the parser met a number it must not make (more than MAX_INT_DIGITS digits: a
+    5000-digit int costs seconds; NaN, Infinity): a mark until ``_check_sizes`` names its
+    field."""
 
-    __slots__ = ()
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
-_LONG = _LongNumber()
+_LONG = _Refused(f"a number of at most {MAX_INT_DIGITS} digits")
+_CONSTANT = _Refused("NaN and Infinity are not numbers JSON allows")
 
 
 def _bad(field: str, reason: str) -> FirefightError:
@@ -103,20 +108,21 @@ def _field_name(steps: Any) -> str:
     return out
 
 
-def _int(text: str) -> int | _LongNumber:
+def _int(text: str) -> int | _Refused:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         return _LONG
     return int(text)
 
 
-def _constant(text: str) -> float:
-    raise _bad("message", f"{text} is not a number JSON allows")
+def _constant(text: str) -> _Refused:
+    return _CONSTANT
 
 
 def _check_sizes(value: Any, path: str = "") -> None:
-    """Every string and list a client sends has a bound, and every number at most
-    MAX_INT_DIGITS digits; the error names where it is. (A path is spelled out only for what
-    may hold something too long: an entropy stream's hundreds of numbers cost nothing.)"""
+    """Every string and list a client sends has a bound, every number at most MAX_INT_DIGITS
+    digits and none NaN or Infinity; the error names where it is. (A path is spelled out only
+    for what may hold something too long: an entropy stream's hundreds of numbers cost
+    nothing.)"""
     if isinstance(value, str):
         if len(value) > MAX_STRING_CHARS:
             raise _bad(path or "message", f"at most {MAX_STRING_CHARS} characters")
@@ -126,15 +132,15 @@ def _check_sizes(value: Any, path: str = "") -> None:
         if _UNSIZED.issuperset(map(type, value)):
             return  # numbers only (an entropy stream): nothing more to check
         for i, item in enumerate(value):
-            if isinstance(item, _SIZED) or item is _LONG:
+            if isinstance(item, _SIZED) or type(item) is _Refused:
                 _check_sizes(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_sizes(key, path or "message")
-            if isinstance(item, _SIZED) or item is _LONG:
+            if isinstance(item, _SIZED) or type(item) is _Refused:
                 _check_sizes(item, f"{path}.{key}" if path else key)
-    elif value is _LONG:
-        raise _bad(path or "message", f"a number of at most {MAX_INT_DIGITS} digits")
+    elif type(value) is _Refused:
+        raise _bad(path or "message", value.reason)
 
 
 def _parse(message: object) -> dict[str, Any]:

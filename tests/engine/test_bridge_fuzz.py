@@ -241,11 +241,13 @@ def _named(path: tuple[Any, ...]) -> str:
 
 MARK = "@@mutant@@"
 # Raw JSON put where one field was: numbers past 30 digits (a 5000-digit one cannot even be
-# written by json.dumps) and values nested past 64 levels wherever they sit.
+# written by json.dumps), NaN and Infinity, and values nested past 64 levels wherever they sit.
 RAW_MUTANTS = {
     "10**30": str(10**30),
     "-10**40": str(-(10**40)),
     "5000 digits": "9" * 5000,
+    "NaN": "NaN",
+    "-Infinity": "-Infinity",
     "lists 70 deep": "[" * 70 + "]" * 70,
     "objects 70 deep": '{"a": ' * 70 + "1" + "}" * 70,
 }

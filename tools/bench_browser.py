@@ -12,7 +12,9 @@ Chromium (headless, the browser tier's flags): figures only, no limits.
 (d) the tab's memory against a bare Pyodide: the PSS of the tab's renderer process, which runs the
     page and its workers, WebAssembly memory included (CDP SystemInfo.getProcessInfo for its pid,
     /proc/<pid>/smaps_rollup for its PSS). JSHeapUsedSize would miss the worker and its
-    WebAssembly memory; performance.measureUserAgentSpecificMemory waits for a garbage collection.
+    WebAssembly memory; performance.measureUserAgentSpecificMemory waits for a garbage collection;
+(e) the engine's `hello` posted right after `ready`, as the module's `prepare` sends it: after a
+    fresh profile's first boot, and after the second boot, which restores the memory snapshot.
 
 Run: ``python tools/bench_browser.py [--rounds 3] [--shots 20]`` (tools/bench.py calls it).
 """

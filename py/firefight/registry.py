@@ -413,8 +413,8 @@ _seen: set[tuple[str, str, str]] = set()
 _status: list[dict[str, Any]] = []
 _scanned = False
 _installed_at_scan: frozenset[str] = frozenset()
-# Built-in ruleset id -> its entry point; -> its catalog, as read (until a plugin replaces it);
-# -> its entry point while not imported yet.
+# By built-in ruleset id: its entry point; its catalog as read from its file (dropped when a
+# plugin's ruleset replaces it); and, until its first request imports it, its entry point.
 _BUILTIN: dict[str, Any] = {}
 _CATALOGS: dict[str, dict[str, Any]] = {}
 _PENDING: dict[str, Any] = {}

@@ -284,7 +284,7 @@ def _check_area_dice(request: AreaFireRequest, most: int) -> None:
                          f" more than the {MAX_DICE} a table rolls",
                          "targets", f"at most {fit} figures at up to {most} hits each",
                          figures=figures, dice=figures * per_figure, max=MAX_DICE, fit=fit,
-                         hits=most)
+                         hits=most, refused=False)  # the table's limit, not the rules'
 
 
 def afv_at(weapon: DpvWeapon, band: str) -> Fraction:

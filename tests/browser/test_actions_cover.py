@@ -293,3 +293,16 @@ def test_dpv_a_one_way_wall_covers_only_from_its_closed_side(dpv_table: Table) -
     # From the target's side the LEFT wall is the closed one.
     assert fired_cover(dpv_table, target, shooter) == "brick_cement"
     assert not dpv_table.errors
+
+
+def test_the_sandbox_refuses_a_wall_direction_foundry_has_not(dpv_table: Table) -> None:
+    """sandbox/README.md: WallData `dir` is one of CONST.WALL_DIRECTIONS (default BOTH)."""
+    made = dpv_table.page.evaluate("""async () => {
+        const out = {};
+        try { await canvas.scene.createEmbeddedDocuments('Wall', [{c: [-500, -500, -400, -500], dir: 5}]);
+              out.bad = 'created'; } catch (e) { out.bad = e.message; }
+        const [wall] = await canvas.scene.createEmbeddedDocuments('Wall', [{c: [-500, -500, -400, -500]}]);
+        out.dir = wall.dir;
+        return out; }""")
+    assert "dir" in made["bad"]
+    assert made["dir"] == 0

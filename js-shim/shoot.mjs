@@ -41,7 +41,6 @@ function autoOptions(ctx) {
  * ("target.stats.hp") is shown with that actor's name, so the referee knows whose data to fix.
  */
 export function reportError(err, request = null) {
-  console.error("Firefight |", err);
   let text = errorText(err);
   if (err instanceof EngineError && err.fields?.length) {
     // The engine labels the field (`label_key`); a side's field also names its actor.
@@ -54,7 +53,17 @@ export function reportError(err, request = null) {
       return who(f.field) ? `${who(f.field)} — ${one}` : one;
     }).join("; ");
   }
+  // A refusal of what the user chose is said to them, and noted in the console without a stack;
+  // a fault of ours (the engine's internal error, a script error) is logged whole, for a report.
+  if (isFault(err)) console.error("Firefight |", err);
+  else console.warn(`Firefight | ${text}`);
   ui.notifications?.error(`Firefight: ${text}`);
+}
+
+/** Pure: whether an error is a fault of the code (reported with its stack), not a refusal. */
+export function isFault(err) {
+  if (err instanceof EngineError) return err.code === "internal_error";
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError || !(err instanceof Error);
 }
 
 /** The language cards are rendered in (Foundry's client language). */

@@ -1,7 +1,7 @@
 """The boot imports only what the ready message and the ``hello`` need (issue 17, "Boot"):
 Jinja2 and the card templates come with the first card, the plugin scan's importlib.metadata
-with the ``hello``, the balance lab and the command line when used. (The time each saves:
-docs/building.md, "Boot levers".)"""
+with the ``hello``, the balance lab (its sweeps, charts and Dask too) and the command line when
+used. (The time each saves: docs/building.md, "Boot levers".)"""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ assert reply["ok"] and reply["value"]["html"], reply
 seen["shot"] = loaded()
 print(json.dumps(seen))
 """
-LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli")
+LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli", "firefight.sweep",
+         "firefight.lab_chart", "matplotlib", "distributed", "dask")  # the lab's: issue 28
 HELLO = ("importlib.metadata",)  # the plugin scan's, with the email package it brings
 
 

@@ -72,7 +72,7 @@ def draw(result: dict[str, Any]) -> Any:
                     ax.errorbar([xi], [v], yerr=[[v - low], [high - v]], fmt="o",
                                 color=colour, mfc="white", markersize=4, capsize=2)
         if label != "shots":
-            ax.set_ylim(-0.02, 1.02)
+            ax.set_ylim(bottom=0, top=min(1.02, max(ax.get_ylim()[1], 0.05)))
             ax.set_ylabel("share of engagements")
         if label != "shots":
             ax.set_title(label, fontsize=10)

@@ -346,12 +346,15 @@ def write(out_dir: Path, files: dict[str, bytes]) -> list[Path]:
     """Every file or none: each is written to a temporary file beside it first, then all are
     moved into place."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    umask = os.umask(0)
+    os.umask(umask)
     staged: list[tuple[str, Path]] = []
     try:
         for name, data in files.items():
             fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.")
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
+            Path(tmp).chmod(0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
             staged.append((tmp, out_dir / name))
     except OSError:
         for tmp, _ in staged:

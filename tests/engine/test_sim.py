@@ -79,9 +79,9 @@ def test_shots_until_incapacitated() -> None:
     """A DShK hit the referee confirmed puts a fresh rifleman out at once with the exact odds'
     chance; a wound carries into the next shot, which then puts him out."""
     request = example("shock_dshk.json")
-    out = firefight.simulate(request, 100_000, seed=2)
+    out = firefight.simulate(request, 50_000, seed=2)
     shots = out["shots_until_incapacitated"]
-    assert shots["chains"] == 100_000 // sim.SHOTS_EVERY
+    assert shots["chains"] == 50_000 // sim.SHOTS_EVERY
     dist = shots["distribution"]
     p = float(Fraction(firefight.odds(request)["incapacitate_probability"]).limit_denominator())
     low, high = sim.wilson(dist["1"]["count"], shots["chains"], z=3.9)

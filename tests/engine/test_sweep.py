@@ -87,20 +87,22 @@ def test_values_lists_and_pack_items_by_name() -> None:
     assert [p["values"]["target.armor"] for p in out["points"]] == ["none", "Aluminum Cuirass"]
 
 
-@pytest.mark.parametrize(("vary", "field"), [
-    (["range.valu=1:3:1"], "range.valu"),
-    (["target.stats.no_such=1,2"], "target.stats.no_such"),
-    (["range.value=1:3:0"], "range.value"),
-    (["range.value=a:3:1"], "range.value"),
-    (["weapon=No such gun"], "weapon"),
-    (["range.value"], "range.value"),
-    ([], "vary"),
-    (["weapon.damage_class=VI,IX"], "weapon.damage_class"),
-    (["range.value=-10,10"], "range.value"),
+@pytest.mark.parametrize(("vary", "field", "code"), [
+    (["range.valu=1:3:1"], "range.valu", "invalid_vary"),  # not in the request schema
+    (["target.stats.no_such=1,2"], "target.stats.no_such", "invalid_vary"),
+    (["ruleset=soe,shock"], "ruleset", "invalid_vary"),
+    (["range.value=1:3:0"], "range.value", "invalid_vary"),
+    (["range.value=a:3:1"], "range.value", "invalid_vary"),
+    (["weapon=No such gun"], "weapon", "invalid_vary"),
+    (["range.value"], "range.value", "invalid_vary"),
+    ([], "vary", "invalid_vary"),
+    (["weapon.damage_class=VI,IX"], "weapon.damage_class", "invalid_request"),  # the model's
+    (["range.value=-10,10"], "range.value", "invalid_request"),
 ])
-def test_a_bad_field_or_value_is_named(vary: list[str], field: str) -> None:
+def test_a_bad_field_or_value_is_named(vary: list[str], field: str, code: str) -> None:
     out = sweep.sweep(example("shock_dshk.json"), vary, 100, seed=1)
     assert [f["field"] for f in out["error"]["fields"]][:1] == [field], out
+    assert out["error"]["code"] == code
 
 
 def test_a_value_the_model_refuses_names_the_point() -> None:

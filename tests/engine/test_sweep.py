@@ -122,7 +122,7 @@ def test_the_sweep_command_writes_csv_json_and_the_chart(
     code, stdout = _run(capsys, DSHK, "--vary", "weapon.damage_class=IV,V,VI",
                         "--vary", "target.stats.quality=green,veteran", "-n", "2000",
                         "--seed", "3", "--out", str(out_dir), "--chart", chart,
-                        "--format", "json")
+                        "--format", "json", "--workers", "2")
     assert code == 0
     printed = json.loads(stdout)
     assert printed == json.loads((out_dir / "sweep.json").read_text(encoding="utf-8"))
@@ -268,7 +268,9 @@ def test_the_scheduler_local_flag_counts_as_local_processes_do(tmp_path: Path) -
     assert (tmp_path / "sweep.csv").read_text() == sweep.to_csv(cluster)
 
 
-def test_a_scheduler_that_does_not_answer_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scheduler_that_does_not_answer_is_named(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     monkeypatch.setattr(sim, "DASK_CONNECT_S", 2)
     out = firefight.simulate(example("shock_dshk.json"), 100, seed=1,
@@ -277,6 +279,25 @@ def test_a_scheduler_that_does_not_answer_is_named(monkeypatch: pytest.MonkeyPat
     out = sweep.sweep(example("shock_dshk.json"), ["range.value=1,2"], 100, seed=1,
                       scheduler="tcp://127.0.0.1:9")
     assert out["error"]["code"] == "no_scheduler"
+    from firefight.cli import main
+
+    assert main(["sweep", DSHK, "--vary", "range.value=1,2", "-n", "100",
+                 "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)]) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["fields"][0]["field"] == "scheduler"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    from firefight.cli import main
+
+    assert main(["sweep", DSHK, "--vary", "range.value=100,200", "-n", "60000", "--seed", "1",
+                 "--out", str(tmp_path), "--chart", "svg"]) == 0
+    err = capsys.readouterr().err
+    assert "] 120,000/120,000" in err
+    assert f"[{'#' * 30}]" in err
 
 
 def test_workers_go_with_local_runs_only() -> None:

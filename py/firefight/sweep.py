@@ -226,15 +226,21 @@ def resolve_varies(request: dict[str, Any], texts: Sequence[str]) -> list[Vary]:
 
 
 def _put(request: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
+    """A copy of ``request`` with ``value`` at the dotted ``field`` (objects on the way made;
+    a list's element must be there: ``target.armor.0.coverage``)."""
     point = copy.deepcopy(request)
     node: Any = point
     parts = field.split(".")
-    for part in parts[:-1]:
-        node = node[int(part)] if isinstance(node, list) else node.setdefault(part, {})
-    if isinstance(node, list):
-        node[int(parts[-1])] = copy.deepcopy(value)
-    else:
-        node[parts[-1]] = copy.deepcopy(value)
+    try:
+        for part in parts[:-1]:
+            node = node[int(part)] if isinstance(node, list) else node.setdefault(part, {})
+        if isinstance(node, list):
+            node[int(parts[-1])] = copy.deepcopy(value)
+        else:
+            node[parts[-1]] = copy.deepcopy(value)
+    except (IndexError, ValueError, AttributeError, TypeError):
+        raise _bad(field, "the request has nothing there to vary (a list too short, or not an "
+                          "object)") from None
     return point
 
 

@@ -95,6 +95,8 @@ def test_values_lists_and_pack_items_by_name() -> None:
     (["range.value=a:3:1"], "range.value", "invalid_vary"),
     (["weapon=No such gun"], "weapon", "invalid_vary"),
     (["range.value"], "range.value", "invalid_vary"),
+    (["target.armor.3.coverage=0.5"], "target.armor.3.coverage", "invalid_vary"),
+    (["range.value.x=1"], "range.value.x", "invalid_vary"),
     ([], "vary", "invalid_vary"),
     (["weapon.damage_class=VI,IX"], "weapon.damage_class", "invalid_request"),  # the model's
     (["range.value=-10,10"], "range.value", "invalid_request"),

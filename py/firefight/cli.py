@@ -117,8 +117,10 @@ def sim_text(out: dict[str, Any]) -> str:
     rows = []
     for label, row in out["outcomes"].items():
         exact = row.get("exact", {})
-        rows.append([label, f"{row['count']:,}", _pct(row["share"]), _interval(row),
-                     exact.get("exact", _pct(exact["probability"]) if exact else ""),
+        # The fraction where it is short (9/20), else its percentage (60 rounds' are not).
+        fraction = exact.get("exact", "")
+        shown = fraction if 0 < len(fraction) <= 12 else _pct(exact["probability"]) if exact else ""
+        rows.append([label, f"{row['count']:,}", _pct(row["share"]), _interval(row), shown,
                      ", ".join(row.get("same_as", []))])
     head = ["outcome", "count", "share", "95 % interval", "exact", "same as"]
     return (f"{out['ruleset']}: {out['n']:,} engagements, seed {out['seed']}\n"

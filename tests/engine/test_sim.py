@@ -206,3 +206,8 @@ def test_the_sim_command_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "9/20" in rows["killed"].split()
     assert rows["killed"].endswith("result:death, state:dead")
     assert "shots until incapacitated" in text
+    # 60 rounds' exact fractions run to 120 digits: the table shows their percentage.
+    from firefight.cli import sim_text
+
+    wide = sim_text(firefight.simulate(example("percentile_semi_60.json"), 500, seed=1))
+    assert max(len(line) for line in wide.splitlines()) < 120

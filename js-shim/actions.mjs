@@ -14,6 +14,7 @@ import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, re
 import { t, said, numberText, fieldErrorsText, errorText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
 import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
+import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
 import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
@@ -376,8 +377,10 @@ export async function act(engine, applier, action, opts = {}) {
     };
     const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length || plan.list?.place);
     if (needsDialog) {
-      // The dialog's live odds (issue 15) ask for the request its choices make, unchecked.
-      const odds = (c) => engine.call("odds", { request: complete(c, { check: false }) });
+      // The dialog's live odds (issue 15) and "Copy request" (issue 28) take the request its
+      // choices make, unchecked.
+      const requestNow = (c) => complete(c, { check: false });
+      const odds = (c) => engine.call("odds", { request: requestNow(c) });
       // Roll is refused in the dialog, the dialog kept open, while its request would be: a
       // required field left empty, or what the engine refuses (its field named by its label).
       const validate = async (c) => {
@@ -388,7 +391,7 @@ export async function act(engine, applier, action, opts = {}) {
           return err;
         }
       };
-      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, validate });
+      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, requestNow, validate });
       if (!chosen) return null;
       // "Place area" (template.mjs): the area is placed by hand, then the action is asked there.
       if (chosen.place) {
@@ -421,7 +424,7 @@ export async function act(engine, applier, action, opts = {}) {
   }
 }
 
-async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, validate }) {
+async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, requestNow, validate }) {
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => {
     const out = { ...readForm(form, fields), ...readForm(form, house.fields) };
@@ -437,7 +440,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
     classes: ["firefight-dialog", "firefight-action-dialog"],
     position: { width: 460 },
     content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house })
-      + (odds ? oddsBoxHTML(t("FIREFIGHT.ui.dialog.chance", "Chance")) : "")
+      + (odds ? oddsBoxHTML(t("FIREFIGHT.ui.dialog.chance", "Chance")) : "") + copyRequestHTML()
       + "<p class=\"ff-dialog-error\" data-firefight-dialog-error role=\"alert\" hidden></p>",
     buttons: [
       { action: "go", label: t("FIREFIGHT.ui.actions.go", "Roll"), icon: "fa-solid fa-dice", default: true,
@@ -450,6 +453,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
       const root = dialog?.element ?? event?.target?.element;
       const form = root?.querySelector("form") ?? root;
       if (!form) return;
+      wireCopyRequest(form, () => requestNow(read(form)));
       // The chosen weapon's magazine, with the rounds each odds reply says the action fires.
       let showAmmo = () => {};
       const refresh = odds ? liveOdds(form, async () => {

@@ -12,6 +12,7 @@ import { worldTables } from "./features.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 import { checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
 import { placeButton, placeAndAct, severalTargets, severalTargetsError } from "./template.mjs";
+import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 
 export { currentRuleset };
 
@@ -274,7 +275,7 @@ function dialogContent({ a, b, targets = [b], range, weapons, fields, values, ho
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   </div>
-  <div class="ff-shot-outcome">${oddsBoxHTML()}</div>
+  <div class="ff-shot-outcome">${oddsBoxHTML()}${copyRequestHTML()}</div>
   </div>
 </div>`;
 }
@@ -319,10 +320,14 @@ async function shotDialog(engine, ctx) {
       if (!form) return;
       // The chosen weapon's magazine, with the rounds each odds reply says the shot fires.
       let showAmmo = () => {};
-      const refresh = liveOdds(form, async () => {
+      // The request the choices make now: for the live odds and "Copy request".
+      const requestNow = () => {
         const { weaponItem, options, house: chosen } = read(form);
-        const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
-        const odds = await engine.call("odds", { request });
+        return buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
+      };
+      wireCopyRequest(form, requestNow);
+      const refresh = liveOdds(form, async () => {
+        const odds = await engine.call("odds", { request: requestNow() });
         showAmmo(roundsOf(odds));
         return odds;
       });

@@ -8,8 +8,8 @@ Issue 17's figures: CPython resolves a second on each ruleset's example request
 (tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache,
 percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache, the
 ruleset's resolver, the odds lookup, the result dict), the module zip's size, Pyodide's
-`import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
-engagements a second. Then:
+`import firefight.bridge` with and without the wheels' bytecode, the balance lab's
+engagements a second and a 20-point sweep's time (issue 28). Then:
 
 Pyodide: cold boot (loadPyodide, then the runtime's wheels, then `import firefight.bridge`),
 the first `resolve` through the bridge (as the browser's first click pays it), the mean of
@@ -363,6 +363,21 @@ def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
     return rows
 
 
+def bench_sweep(workers: int) -> tuple[float, int]:
+    """Issue 28: ``firefight sweep`` of the DShK example over 20 ranges (50-1000 m, the hit
+    rolled: the referee's confirmation taken off), 100 000 engagements a point, on ``workers``
+    local processes: (wall clock s, points)."""
+    from firefight.sweep import sweep
+
+    request = examples()["shock_dshk"]
+    request["options"] = {**request["options"], "referee_confirmed_hit": False}
+    t0 = time.perf_counter()
+    out = sweep(request, ["range.value=50:1000:50"], 100_000, seed=1, workers=workers)
+    if "error" in out:
+        raise SystemExit(f"sweep bench failed: {out['error']}")
+    return time.perf_counter() - t0, len(out["points"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=2000, help="resolves on CPython (default 2000)")
@@ -417,6 +432,9 @@ def main() -> None:
           " second; workers: wall clock)")
     for name, one, many in bench_lab(args.lab_n, cores):
         print(f"  {name:34} {one:11,.0f} {many:14,.0f}", flush=True)
+    seconds, points = bench_sweep(cores)
+    print(f"  sweep: shock_dshk, {points} ranges x 100,000 engagements, {cores} workers"
+          f"  {seconds:6.1f} s  (target < 10 s on 2 cores; wall clock)", flush=True)
 
     print(f"Request for the figures below: {args.request or 'built-in soe rifle shot'}")
     pyo = bench_pyodide(request, args.pyodide_n)

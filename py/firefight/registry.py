@@ -40,9 +40,9 @@ from firefight.resources import TEMPLATE_DIRS, package_dir
 SHOWN_ODDS = ("probability", "exact", "net_modifier", "injury_probability", "label_key")
 # A die's face for the balance lab: ``face(faces)`` (the ``DiceSource.face`` of a fair die).
 Face = Callable[[int], int]
-# What the lab counts of one engagement (``firefight.sim.tally``): the outcome's ``hit`` and
-# state fields (``sim.STATE_FIELDS``) as (field, value) pairs, and each effect as (kind, its
-# value when a string, else None).
+# What the lab counts of one engagement (``firefight.sim.tally``): the outcome's ``hit``, result
+# and state fields (``sim.RESULT_FIELDS``, ``sim.STATE_FIELDS``) as (field, value) pairs, and
+# each effect as (kind, its value when a string, else None).
 Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ...]]
 # Where an action that fires rounds says how many: its odds (before the dice) and its result's
 # outcome. The table takes them off the weapon's magazine (``flags.firefight.ammo``).

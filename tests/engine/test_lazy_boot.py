@@ -1,8 +1,9 @@
 """The boot imports only what the ready message and the ``hello`` need (issue 17, "Boot"):
-Jinja2 and the card templates come with the first card, the balance lab and the command line
-when used, and a ruleset with its first request (issue 27: the ``hello`` reads the built-ins'
-catalogs from data). The plugin scan's importlib.metadata comes with the bridge's import, so the
-browser's memory snapshot holds it. (The time each saves: docs/building.md, "Boot levers".)"""
+Jinja2 and the card templates come with the first card, the balance lab (its sweeps, charts and
+Dask too) and the command line when used, and a ruleset with its first request (issue 27: the
+``hello`` reads the built-ins' catalogs from data). The plugin scan's importlib.metadata comes
+with the bridge's import, so the browser's memory snapshot holds it. (The time each saves:
+docs/building.md, "Boot levers".)"""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ assert reply["ok"] and reply["value"]["html"], reply
 seen["shot"] = loaded()
 print(json.dumps(seen))
 """
-LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli")
+LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli", "firefight.sweep",
+         "firefight.lab_chart", "matplotlib", "distributed", "dask")  # the lab's: issue 28
 SCAN = ("importlib.metadata",)  # the plugin scan's, with the email package it brings
 RULESETS = tuple(f"firefight.rulesets.{r}" for r in ("dpv", "percentile", "shock", "soe"))
 

@@ -13,7 +13,7 @@ import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef, choicesUnder } from "./form.mjs";
 import { t, said, numberText, fieldErrorsText, errorText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
-import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, asRolled, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
 import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
@@ -379,13 +379,13 @@ export async function act(engine, applier, action, opts = {}) {
     if (needsDialog) {
       // The dialog's live odds (issue 15) and "Copy request" (issue 28) take the request its
       // choices make, unchecked.
-      const requestNow = (c) => complete(c, { check: false });
+      const requestNow = (c) => asRolled(complete(c, { check: false }), { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list });
       const odds = (c) => engine.call("odds", { request: requestNow(c) });
       // Roll is refused in the dialog, the dialog kept open, while its request would be: a
       // required field left empty, or what the engine refuses (its field named by its label).
       const validate = async (c) => {
         try {
-          await engine.call("odds", { request: complete(c) });
+          await engine.call("odds", { request: asRolled(complete(c), { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list }) });
           return null;
         } catch (err) {
           return err;

@@ -323,7 +323,8 @@ async function shotDialog(engine, ctx) {
       // The request the choices make now: for the live odds and "Copy request".
       const requestNow = () => {
         const { weaponItem, options, house: chosen } = read(form);
-        return buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
+        const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
+        return asRolled(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: weaponItem, gmRolls: !game.user?.isGM && gmRollsShots() });
       };
       wireCopyRequest(form, requestNow);
       const refresh = liveOdds(form, async () => {
@@ -451,6 +452,18 @@ async function shootThroughGM(a, b, request) {
  */
 export function preRequest(request, context) {
   return Hooks.call("firefight.preRequest", request, context) !== false;
+}
+
+/**
+ * The request a dialog's choices make as it will be rolled: "firefight.preRequest" run on a copy
+ * (context.odds: true), so the odds shown (and "Copy request") are the odds of the request that
+ * is rolled (issue 26: a handler's change was in the card, not in the dialog). A handler that
+ * cancels leaves the copy as it made it.
+ */
+export function asRolled(request, context) {
+  const copy = structuredClone(request);
+  Hooks.call("firefight.preRequest", copy, { ...context, odds: true });
+  return copy;
 }
 
 /** Hooks "firefight.result" (result, message) once a result's card is posted. */

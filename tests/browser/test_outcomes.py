@@ -370,3 +370,38 @@ def test_a_shot_of_several_rolls_says_its_chance_is_per_roll(pct_table: Table) -
     for table in page.evaluate(WHY_TABLES_JS):
         assert table["total"] == sum(table["values"]), table
     _close(page)
+
+
+# A module's handler, as docs/extending.md shows one: every soe shot is quickfire.
+QUICKFIRE_HOOK_JS = """() => { globalThis.__quick = Hooks.on('firefight.preRequest', (request) => {
+    if (request.ruleset === 'soe' && request.action === 'attack') {
+        request.options.mode = 'quickfire';
+    }
+}); }"""
+UNHOOK_JS = "() => Hooks.off('firefight.preRequest', globalThis.__quick)"
+
+
+def test_a_pre_request_handlers_change_is_in_the_dialogs_odds(ready_table: Table) -> None:
+    """Issue 26 item 1: the request the odds are computed for is the request that is rolled; a
+    firefight.preRequest handler's change shows in the dialog, and the card's chance is the
+    dialog's."""
+    page = ready_table.page
+    _aim(ready_table, RIFLEMAN, RHINO)
+    plain = _open_shoot(page)
+    plain_p = page.evaluate(PROBABILITY_JS)
+    _close(page)
+    page.evaluate(QUICKFIRE_HOOK_JS)
+    try:
+        hooked = _open_shoot(page)
+        hooked_p = page.evaluate(PROBABILITY_JS)
+        assert hooked_p != plain_p
+        assert any(".quickfire" in m["key"] for m in hooked["modifiers"]), hooked["modifiers"]
+        before = page.evaluate("() => game.messages.size")
+        page.click('dialog.application button[data-action="fire"]')
+        page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
+        card = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.result")
+        assert card["request"]["options"]["mode"] == "quickfire"
+        assert abs(card["odds"]["probability"] - float(hooked_p)) < 1e-12
+    finally:
+        page.evaluate(UNHOOK_JS)
+    assert plain["outcomes"]

@@ -253,6 +253,8 @@ def _fire(page: Any) -> Any:
     page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
     card = page.locator(".chat-message").last
     card.locator(".firefight-card").wait_for()
+    # Its steps, dice and modifiers, opened as a person reading them does.
+    card.locator(".ff-details-toggle").click()
     return card
 
 

@@ -33,6 +33,9 @@ def _shoot(page: Any, shooter: str, target: str) -> str:
 
 
 def _to_damage_text(page: Any, mid: str) -> str:
+    details = page.locator(f'[data-message-id="{mid}"] .ff-card-details')
+    if details.get_attribute("open") is None:
+        details.locator(".ff-details-toggle").click()
     step = page.locator(f'[data-message-id="{mid}"] .ff-step', has_text="to-damage").first
     return str(step.inner_text())
 

@@ -275,7 +275,7 @@ function dialogContent({ a, b, targets = [b], range, weapons, fields, values, ho
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   </div>
-  <div class="ff-shot-outcome">${oddsBoxHTML()}${copyRequestHTML()}</div>
+  <div class="ff-shot-outcome">${oddsBoxHTML()}<p class="ff-facing" data-firefight-facing hidden></p>${copyRequestHTML()}</div>
   </div>
 </div>`;
 }
@@ -327,16 +327,69 @@ async function shotDialog(engine, ctx) {
         return asRolled(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: weaponItem, gmRolls: !game.user?.isGM && gmRollsShots() });
       };
       wireCopyRequest(form, requestNow);
+      let facing = () => {};
       const refresh = liveOdds(form, async () => {
-        const odds = await engine.call("odds", { request: requestNow() });
+        const request = requestNow();
+        const odds = await engine.call("odds", { request });
         showAmmo(roundsOf(odds));
+        facing(request, odds);
         return odds;
       });
       showAmmo = wireAmmo(form, () => read(form).weaponItem, () => refresh());
+      facing = offerToFace(engine, form, a, b, () => refresh());
     },
     rejectClose: false,
   });
   return result && typeof result === "object" ? result : null;
+}
+
+/**
+ * Where the shot's options carry the shooter's facing (`bearing_deg`, filled from the token's
+ * rotation: features.mjs), and facing the target would change the chance, the dialog says so and
+ * offers to turn the shooter (its owner's button): a token dropped on the scene faces south, so
+ * a first shot along a row was hasty fire without a word (UX walkthrough 3 #12).
+ * -> show(request, odds), called with each odds reply.
+ */
+function offerToFace(engine, form, a, b, refresh) {
+  const box = form.querySelector("[data-firefight-facing]");
+  const field = form.querySelector('[name="opt.bearing_deg"]');
+  if (!box) return () => {};
+  let asked = 0;
+  return async (request, odds) => {
+    const mine = ++asked;
+    const bearing = request?.options?.bearing_deg;
+    let faced = null;
+    if (typeof bearing === "number" && Math.abs(bearing) >= 1 && typeof odds?.probability === "number") {
+      const turned = structuredClone(request);
+      turned.options.bearing_deg = 0;
+      faced = await engine.call("odds", { request: turned }).catch(() => null);
+    }
+    if (mine !== asked) return;
+    if (!faced || faced.probability === odds.probability) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const text = document.createElement("span");
+    text.textContent = t("FIREFIGHT.ui.dialog.facing", "{name} faces {degrees}° away from {target}; facing it, the hit chance would be {chance}.",
+      { name: a.name, target: b.name, degrees: Math.round(Math.abs(bearing)), chance: percentText(faced.probability, cardLanguage()) });
+    box.replaceChildren(text);
+    if (a.document?.isOwner ?? a.isOwner) {
+      const turn = document.createElement("button");
+      turn.type = "button";
+      turn.dataset.firefightAction = "face-target";
+      turn.textContent = t("FIREFIGHT.ui.dialog.turn", "Turn to face {target}", { target: b.name });
+      turn.addEventListener("click", async () => {
+        turn.disabled = true;
+        const rotation = (((a.document?.rotation ?? 0) + bearing) % 360 + 360) % 360;
+        await a.document.update({ rotation });
+        if (field) field.value = "0";
+        refresh();
+      });
+      box.append(turn);
+    }
+    box.hidden = false;
+  };
 }
 
 /**

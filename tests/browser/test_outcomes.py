@@ -405,3 +405,26 @@ def test_a_pre_request_handlers_change_is_in_the_dialogs_odds(ready_table: Table
     finally:
         page.evaluate(UNHOOK_JS)
     assert plain["outcomes"]
+
+
+def test_the_dialog_offers_to_turn_a_shooter_who_faces_away(pct_table: Table) -> None:
+    """UX walkthrough 3 #12 (issue 25 item 9): a token dropped on the scene faces south, so the
+    first shot along a row was hasty fire with the Hasty box unchecked. The dialog says that
+    facing made the difference and turns the shooter when asked."""
+    page = pct_table.page
+    shooter, target = "Grenadier Karl Vogt", "Lieutenant Ruth Vance"
+    page.evaluate(AIM_JS, [shooter, target])
+    _open_shoot(page)
+    facing = page.locator("[data-firefight-facing]")
+    facing.wait_for()
+    assert shooter in facing.inner_text()
+    offered = re.search(r"would be ([\d.,]+)", facing.inner_text())
+    assert offered, facing.inner_text()
+    before = page.evaluate(PROBABILITY_JS)
+    facing.locator('[data-firefight-action="face-target"]').click()
+    page.wait_for_function(CHANGED_JS, arg=before, timeout=60000)
+    after = float(page.evaluate(PROBABILITY_JS))
+    assert after > float(before)
+    assert f"{after * 100:.1f}" == offered.group(1).replace(",", ".")
+    assert facing.is_hidden()
+    _close(page)

@@ -63,6 +63,19 @@ def _names(page: Any) -> list[str]:
     return list(page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)"))
 
 
+def test_advancing_time_with_nobody_on_the_clock_says_so(dpv_table: Table) -> None:
+    """UX walkthrough 3 #14 (issue 25 item 9): first in this file, in a world nobody is wounded
+    in yet: the referee advances time and is told that nothing fell due."""
+    page = dpv_table.page
+    before = page.evaluate("() => game.messages.size")
+    page.locator('#shot-panel [data-tool="firefightAdvanceTime"]').click()
+    dialog = page.locator("dialog.firefight-dialog", has_text="Hours")
+    dialog.locator('select[name="hours"]').select_option("0.5")
+    dialog.locator('[data-action="go"]').click()
+    page.locator(".notification.info", has_text="nobody on the healing clock").wait_for()
+    assert page.evaluate("() => game.messages.size") == before
+
+
 def test_area_fire_at_two_targeted_tokens_posts_one_card_and_applies_both(dpv_table: Table) -> None:
     page = dpv_table.page
     shooter, *others = _names(page)

@@ -65,11 +65,19 @@ def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = 
 
 def _copied(value: Any) -> Any:
     """A copy of JSON-ready data (dicts, lists, scalars): copy.deepcopy is several times slower."""
-    if type(value) is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copied(v) for v in value]
+    kind = type(value)
+    if kind is dict:
+        out = dict(value)  # scalars copied at C speed; only dicts and lists go deeper
+        for k, v in out.items():
+            if type(v) in _NESTED:
+                out[k] = _copied(v)
+        return out
+    if kind is list:
+        return [_copied(v) if type(v) in _NESTED else v for v in value]
     return value
+
+
+_NESTED = frozenset({dict, list})
 
 
 def odds(request: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from firefight.errors import named, rule_error
-from firefight.record import Recorder, num
+from firefight.record import Recorder, dump_recorded, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
@@ -204,8 +204,8 @@ def as_vehicle(target: DpvCombatant) -> Vehicle | None:
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
-    rec = Recorder.for_odds("dpv")
-    spec = aimed_spec(rec, request, band)
+    rec = Recorder.for_odds("dpv", request)  # the spec shared with the resolve
+    spec = rec.once("aimed_spec", lambda r: aimed_spec(r, request, band))
     p_hit = tasks.success_probability(spec)
     options = request.options
     dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - _cover(request))
@@ -224,7 +224,7 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
         per_shot={k: float(p_hit * v) for k, v in sorted(per_hit.items())},
         per_hit={k: float(v) for k, v in sorted(per_hit.items())},
         per_hit_exact={k: f"{v.numerator}/{v.denominator}" for k, v in sorted(per_hit.items())},
-        modifiers=[m.model_dump(mode="json") for m in rec.modifiers],
+        modifiers=dump_recorded(rec.modifiers),
     )
 
 

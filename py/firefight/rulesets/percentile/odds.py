@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_recorded
 from firefight.rulesets.percentile.data import tables
 from firefight.rulesets.percentile.models import P, PercentileAttackRequest
 from firefight.rulesets.percentile.small_arms import plan_shot, roll_result
@@ -134,8 +134,8 @@ def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
 
 def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
     """The Shoot dialog's odds; its chance built by the same recorded rows as the roll's."""
-    rec = Recorder.for_odds("percentile")
-    shot = plan_shot(request, rec)
+    rec = Recorder.for_odds("percentile", request)  # the plan shared with the resolve
+    shot = rec.once("plan_shot", lambda r: plan_shot(request, r))
     plan = shot.plan
     outcomes = roll_outcomes(shot.chance, shot.kill_at, plan.rounds_per_roll, shot.multiplier)
     fire = fire_odds(outcomes, plan.rolls, request.target.stats.life_force)
@@ -155,10 +155,10 @@ def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
         "kill_exact": _exact(fire.kill_rule),
         "death_probability": float(fire.death),
         "death_exact": _exact(fire.death),
-        "modifiers": [m.model_dump(mode="json") for m in rec.modifiers],
+        "modifiers": dump_recorded(rec.modifiers),
         # Why the chance is what it is beyond the modifiers (facing made it hasty fire, a row
         # that did not count for this weapon), as the card will show them.
-        "notes": [n.model_dump(mode="json") for n in rec.notes],
+        "notes": dump_recorded(rec.notes),
         "outcomes": [{"key": f"{P}.odds.{name}", "probability": float(p), "exact": _exact(p)}
                      for name, n in fire.counts for p in (Fraction(n, fire.total),)],
     }

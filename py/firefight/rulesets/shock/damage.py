@@ -14,7 +14,7 @@ from typing import Any
 from firefight import house
 from firefight.errors import named, rule_error
 from firefight.models import Modifier
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_recorded
 from firefight.rulesets.shock import to_hit
 from firefight.rulesets.shock.data import D10, SEVERITY_ROWS, exact, tables
 from firefight.rulesets.shock.models import (
@@ -295,7 +295,7 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
         given_hit={k: float(v) for k, v in given_hit.items() if v},
         given_hit_exact={k: exact(v) for k, v in given_hit.items() if v},
         incapacitate_probability=float(p_hit * (given_hit["shock"] + given_hit["death"])),
-        modifiers=[m.model_dump(mode="json") for m in mods],
+        modifiers=dump_recorded(mods),
         outcomes=shown_outcomes(p_hit, given_hit),
     )
     return out

@@ -192,7 +192,8 @@ def fresh_request(request: dict[str, Any], i: int) -> dict[str, Any]:
 
 
 def bench_fresh(seconds: float) -> list[tuple[str, float, float]]:
-    """(example, fresh resolves per CPU second, median ms of fresh odds) per example request:
+    """(example, fresh resolves per CPU second (the best of 5 rounds), median ms of fresh odds)
+    per example request:
     every request new (``fresh_request``), as at the table, where a shot's request differs
     from the last. The caches answer only repeats; these figures are what a new request pays
     (validation, the resolver's work done once per request, the exact odds, the result)."""
@@ -201,8 +202,9 @@ def bench_fresh(seconds: float) -> list[tuple[str, float, float]]:
     rows = []
     for name, request in examples().items():
         made = iter(range(10**9))
-        resolve = _per_call(lambda i, r=request, m=made: firefight.resolve(
-            fresh_request(r, next(m)), seed=i), seconds)
+        # The best of 5 rounds: on a shared machine the slower rounds are other work's.
+        resolve = min(_per_call(lambda i, r=request, m=made: firefight.resolve(
+            fresh_request(r, next(m)), seed=i), seconds / 5) for _ in range(5))
         made_odds = iter(range(10**9, 2 * 10**9))
         times = []
         t_end = time.process_time() + seconds / 2
@@ -213,7 +215,8 @@ def bench_fresh(seconds: float) -> list[tuple[str, float, float]]:
             times.append(time.process_time() - t0)
         # The request's own copy is made outside the timed call for the odds; for resolves
         # it is inside: take it out.
-        copy = _per_call(lambda i, r=request: fresh_request(r, i), seconds / 8)
+        copy = min(_per_call(lambda i, r=request: fresh_request(r, i), seconds / 20)
+                   for _ in range(3))
         rows.append((name, 1 / (resolve - copy), statistics.median(times) * 1000))
     return rows
 

@@ -33,7 +33,10 @@
 // requested by name could only ever be looked for locally.
 
 import { linkState, relink, restoring } from "./snapshot-link.mjs";
-import { canStore, forgetSnapshot, readSnapshot, writeHeap, writeSnapshot } from "./snapshot-store.mjs";
+import {
+  MAX_RESTORE_FAILURES, canStore, forgetFailures, forgetSnapshot, noteFailure, readFailures, readSnapshot, writeHeap,
+  writeSnapshot,
+} from "./snapshot-store.mjs";
 import { compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
 
 const runtimeURL = new URL("../runtime/", import.meta.url);
@@ -417,6 +420,8 @@ async function boot() {
     console.warn("[firefight worker] the stored memory snapshot could not be read:", err);
     return null;
   }) : Promise.resolve(null);
+  // The restores that failed in a row, per runtime (js-shim/snapshot-store.mjs): read meanwhile.
+  let failures = canStore() ? readFailures() : Promise.resolve(null);
   const manifest = fetchManifest();
   manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
   // Pyodide's loader and the module it loads (its own request for that comes later), together.
@@ -437,19 +442,32 @@ async function boot() {
       stage("engine");
       bridge = await importEngine(null, 0, null);
       restored = true;
+      if (await failures) forgetFailures(); // the count is of failures in a row
     } catch (err) {
       console.warn("[firefight worker] the memory snapshot did not restore; booting without it:", err);
       await forgetSnapshot();
+      const runtime = await manifest.then((m) => m.runtime, () => null);
+      if (typeof runtime === "string") {
+        failures = noteFailure(runtime).then((n) => ({ runtime, failures: n }), () => null);
+      }
       stage("python"); // again
       site = fetchSite(siteURL);
       site.catch(() => {});
     }
   }
   if (!restored) {
-    const table = await startPython(pyodideLoader, { makeSnapshot: canStore(), site });
-    // No OPFS (a page outside a secure context), or no runtime hash: no snapshot.
+    // This runtime's snapshots failed to restore MAX_RESTORE_FAILURES times in a row in this
+    // browser: it makes no more (each would cost ~1.5 s of CPU and fail again).
+    const failed = await failures;
+    const givenUp = failed !== null && failed.failures >= MAX_RESTORE_FAILURES
+      && failed.runtime === (await manifest).runtime;
+    if (givenUp) {
+      console.warn(`[firefight worker] the memory snapshot failed to restore ${failed.failures} times in a row in this browser: no more snapshots of this runtime`);
+    }
+    const table = await startPython(pyodideLoader, { makeSnapshot: canStore() && !givenUp, site });
+    // No OPFS (a page outside a secure context), no runtime hash, or given up: no snapshot.
     const { runtime } = await manifest;
-    const key = canStore() && /^[0-9a-f]{16,64}$/.test(runtime ?? "") ? runtime : null;
+    const key = canStore() && !givenUp && /^[0-9a-f]{16,64}$/.test(runtime ?? "") ? runtime : null;
     stage("engine");
     bridge = await importEngine(key, table, site);
   }

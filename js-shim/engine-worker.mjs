@@ -442,7 +442,7 @@ async function boot() {
       stage("engine");
       bridge = await importEngine(null, 0, null);
       restored = true;
-      if (await failures) forgetFailures(); // the count is of failures in a row
+      if (await failures) await forgetFailures(); // the count is of failures in a row
     } catch (err) {
       console.warn("[firefight worker] the memory snapshot did not restore; booting without it:", err);
       await forgetSnapshot();
@@ -489,14 +489,24 @@ boot().then(
     self.postMessage({ type: "ready", ...info });
     // Stored after "ready", while the engine answers: it delays no call.
     if (newSnapshot) {
-      const bytes = newSnapshot.snapshot.length + newSnapshot.site.length;
-      writeSnapshot(newSnapshot).then(
+      const made = newSnapshot;
+      const bytes = made.snapshot.length + made.site.length;
+      writeSnapshot(made).then(
         () => self.postMessage({ type: "snapshot", stored: true, bytes }),
         (err) => {
           console.warn("[firefight worker] the memory snapshot could not be stored:", err);
           self.postMessage({ type: "snapshot", stored: false, message: String(err?.message ?? err) });
         },
-      );
+      ).finally(() => {
+        // Its ~36 MiB copy of Python's memory freed now, not whenever the worker next collects
+        // garbage (issue 27: seconds later, or never while the table is idle). The site files
+        // stay: Pyodide's file system holds them.
+        try {
+          made.snapshot.buffer.transfer?.(0);
+        } catch {
+          // not detachable: the garbage collector frees it
+        }
+      });
       newSnapshot = null;
     }
   },

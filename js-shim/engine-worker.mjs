@@ -37,7 +37,7 @@ import {
   MAX_RESTORE_FAILURES, canStore, forgetFailures, forgetSnapshot, noteFailure, readFailures, readSnapshot, writeHeap,
   writeSnapshot,
 } from "./snapshot-store.mjs";
-import { compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
+import { compactFiles, compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
 
 const runtimeURL = new URL("../runtime/", import.meta.url);
 const indexURL = new URL("pyodide/", runtimeURL).href;
@@ -259,6 +259,17 @@ function warmUpWhenIdle(ms = 300) {
     } catch (err) {
       console.warn("[firefight worker] could not load the card module ahead:", err);
     }
+    // The site files in a buffer of their own, without the libraries Python has loaded (issue
+    // 27), once a snapshot made has been stored (it reads the bundle).
+    storing.then(() => {
+      if (!written) return;
+      try {
+        compactFiles(written.FS, written.root, written.files);
+      } catch (err) {
+        console.warn("[firefight worker] could not compact the site files:", err);
+      }
+      written = null;
+    });
   }, ms);
 }
 
@@ -299,6 +310,10 @@ function stage(name) {
 const laps = {};
 /** The snapshot to store once ready ({key, snapshot, link, site}), or null. */
 let newSnapshot = null;
+/** The site files as written ({FS, root, files}: js-shim/site-bundle.mjs), until compacted. */
+let written = null;
+/** Settles once the snapshot made is stored (or failed to be): its site bundle is read till then. */
+let storing = Promise.resolve();
 
 /** The engine's site-packages (js-shim/site-bundle.mjs), inflated, or a failure naming it. */
 async function fetchSite(url) {
@@ -363,7 +378,8 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   const write = async (FS, root) => {
     const t0 = performance.now();
     try {
-      writeFiles(FS, root, await files);
+      written = { FS, root, files: await files };
+      writeFiles(FS, root, written.files);
     } catch (err) {
       unwritten = err;
     }
@@ -491,7 +507,7 @@ boot().then(
     if (newSnapshot) {
       const made = newSnapshot;
       const bytes = made.snapshot.length + made.site.length;
-      writeSnapshot(made).then(
+      storing = writeSnapshot(made).then(
         () => self.postMessage({ type: "snapshot", stored: true, bytes }),
         (err) => {
           console.warn("[firefight worker] the memory snapshot could not be stored:", err);

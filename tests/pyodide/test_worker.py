@@ -271,6 +271,22 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][2:]
             assert [(e["module"], e["loaded"]) for e in late] == [
                 ("jinja2", False), ("firefight.cards", True)]
+            # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
+            # library deleted (js-shim/site-bundle.mjs `compactFiles`): a shot reads them (its
+            # card's template) and validates with pydantic-core.
+            shot = json.dumps({"op": "resolve", "request": json.loads(
+                (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")),
+                "entropy": [(i * 0.618034) % 1 for i in range(512)]})
+            page.evaluate("(m) => worker.postMessage({id: 7, message: m})", shot)
+            page.wait_for_function("events.some((e) => e.id === 7)")
+            reply = json.loads(next(e for e in page.evaluate("events") if e.get("id") == 7)[
+                "reply"])
+            assert reply["ok"] is True, reply
+            assert "firefight-card" in reply["value"]["html"]
+            page.evaluate("worker.postMessage({test: 'site-files', suffix: '.so'})")
+            page.wait_for_function("events.some((e) => e.type === 'site-files')")
+            found = next(e for e in page.evaluate("events") if e.get("type") == "site-files")
+            assert found["names"] == [], found
         finally:
             browser.close()
 

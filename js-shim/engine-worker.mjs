@@ -308,6 +308,8 @@ function stage(name) {
 // is missing, stale or fails to restore means a plain boot (and a new snapshot).
 /** ms of each step of the last startPython (the ready message's `stages.steps`). */
 const laps = {};
+/** A plain boot's binary extensions compiled meanwhile (site-bundle.mjs `compileLibraries`). */
+let libraries = null;
 /** The snapshot to store once ready ({key, snapshot, link, site}), or null. */
 let newSnapshot = null;
 /** The site files as written ({FS, root, files}: js-shim/site-bundle.mjs), until compacted. */
@@ -361,6 +363,11 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   } else {
     files = site.then((all) => siteFiles(all));
     if (makeSnapshot) options._makeSnapshot = true;
+    // pydantic-core's WebAssembly compiled while Pyodide starts (issue 27), not when the engine's
+    // import loads it: that import compiles it again from its file, which V8 answers with this
+    // module (it keeps one compiled module per distinct bytes while one is alive).
+    libraries = files.then(compileLibraries);
+    libraries.catch(() => {});
   }
   files.catch(() => {}); // awaited when they are written, below
   let t = performance.now();
@@ -406,8 +413,13 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
  * once ready with `site`, the inflated site bundle).
  */
 async function importEngine(key, table, site) {
+  const t0 = performance.now();
+  const compiled = await libraries?.catch(() => null); // kept alive until the import is done
+  if (compiled) laps.libraries = Math.round(performance.now() - t0); // waited for their compile
   const t = performance.now();
   const bridge = pyodide.pyimport("firefight.bridge");
+  libraries = null;
+  void compiled;
   laps.engine = Math.round(performance.now() - t);
   if (key) {
     try {

@@ -128,14 +128,28 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
     ties, n, by_hp = opposed.ties_to_attacker(request), shots(request), (
         injury_mode(request) == "hit_points")
     hp_before, band = injury.hp_of(request), tables().injury.lookup
+    # What a hit comes to depends on the two over-rolls alone: worked out once per pair (issue
+    # 27: the tables' lookups were most of an engagement).
+    seen: dict[tuple[int, int], Engagement] = {}
+
+    def rant(face: Face) -> int:  # one RANT d20's total: ``sum(exploding(face, 20))``
+        x = face(20)
+        return x if x != 20 else sum(exploding(face, 20, x))
 
     def run(face: Face) -> Engagement:
         # soe 2.3: the to-hit opposed roll, the shooter's die first.
-        over = sum(exploding(face, 20)) + hit_mod - sum(exploding(face, 20))
+        over = rant(face) + hit_mod - rant(face)
         if not wins(over, ties):
             return MISS
-        # soe 2.4: the to-damage roll; Table 4's multiplier for several projectiles.
-        base = sum(exploding(face, 20)) + dmg_mod - sum(exploding(face, 20))
+        # soe 2.4: the to-damage roll.
+        base = rant(face) + dmg_mod - rant(face)
+        found = seen.get((over, base))
+        if found is None:
+            found = seen[over, base] = hit(over, base)
+        return found
+
+    def hit(over: int, base: int) -> Engagement:
+        # Table 4's multiplier for several projectiles.
         damage = max(0, base) * (damage_multiplier(over, n) if n > 1 else 1)
         kind = band(damage)
         effects: tuple[tuple[str, str | None], ...] = ()

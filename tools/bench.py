@@ -5,7 +5,9 @@ Figures only, no limits.
     (make bench; needs make runtime)
 
 Issue 17's figures: CPython resolves a second on each ruleset's example request
-(tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache,
+(tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache, issue
+27's for fresh requests (every one new, as at the table: resolves a second and the odds' median,
+beside their targets),
 percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache, the
 ruleset's resolver, the odds lookup, the result dict), the module zip's size, Pyodide's
 `import firefight.bridge` with and without the wheels' bytecode, and the balance lab's

@@ -398,7 +398,9 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   lap("loadPyodide");
   if (!snapshot) await write(pyodide.FS, pyodide._api.sitePackages);
   if (unwritten) throw unwritten;
-  if (snapshot && (await manifest).runtime !== (await snapshot.parts).key) throw new Error("the snapshot is another runtime's");
+  if (snapshot && (await manifest).runtime !== (await snapshot.parts).key) {
+    throw Object.assign(new Error("the snapshot is another runtime's"), { stale: true });
+  }
   stage("packages");
   if (snapshot) {
     relink(pyodide, (await snapshot.parts).link, await compiled);
@@ -475,7 +477,7 @@ async function boot() {
       console.warn("[firefight worker] the memory snapshot did not restore; booting without it:", err);
       await forgetSnapshot();
       const runtime = await manifest.then((m) => m.runtime, () => null);
-      if (typeof runtime === "string") {
+      if (typeof runtime === "string" && !err?.stale) { // an old runtime's snapshot did not fail
         failures = noteFailure(runtime).then((n) => ({ runtime, failures: n }), () => null);
       }
       stage("python"); // again

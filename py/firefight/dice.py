@@ -174,10 +174,12 @@ class DieRecord:
 MAX_EXPLOSIONS = 64
 
 
-def exploding(face: Callable[[int], int], faces: int) -> list[int]:
+def exploding(face: Callable[[int], int], faces: int, first: int | None = None) -> list[int]:
     """The faces of one die rolled again and added on its highest face, again and again (the
-    RANT die, soe 2.1.2), from ``face`` (a ``DiceSource.face``)."""
-    results = [face(faces)]
+    RANT die, soe 2.1.2), from ``face`` (a ``DiceSource.face``). ``first``: its first face, when
+    the caller has read it already (the balance lab reads one face and calls this only when it
+    is the highest)."""
+    results = [face(faces) if first is None else first]
     while results[-1] == faces:
         if len(results) > MAX_EXPLOSIONS:
             raise DiceExhaustedError(

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from firefight.errors import FirefightError
-from firefight.sweep import figure
+from firefight.sim import figure
 
 COLUMNS = 3  # panels a row
 MAX_PANELS = 24
@@ -104,18 +104,19 @@ def _shots(ax: Any, mine: list[dict[str, Any]], field: str, *, where: dict[str, 
     ax.set_title("shots until incapacitated", fontsize=10)
 
 
-def render(result: dict[str, Any], fmt: str) -> bytes:
-    """The chart as PNG, SVG or an HTML page (the SVG and the figures' table)."""
+def render(result: dict[str, Any], fmt: str, table_csv: str = "") -> bytes:
+    """The chart as PNG, SVG or an HTML page (the SVG and the figures' table: ``table_csv``,
+    the sweep's CSV)."""
     import matplotlib
 
     # SVG text as text (searchable, smaller), not as paths.
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         fig = draw(result)
         buf = io.BytesIO()
-        return _save(fig, buf, fmt, result)
+        return _save(fig, buf, fmt, result, table_csv)
 
 
-def _save(fig: Any, buf: io.BytesIO, fmt: str, result: dict[str, Any]) -> bytes:
+def _save(fig: Any, buf: io.BytesIO, fmt: str, result: dict[str, Any], table_csv: str) -> bytes:
     if fmt == "png":
         fig.savefig(buf, format="png", dpi=110)
         return buf.getvalue()
@@ -123,9 +124,7 @@ def _save(fig: Any, buf: io.BytesIO, fmt: str, result: dict[str, Any]) -> bytes:
     svg = buf.getvalue()
     if fmt == "svg":
         return svg
-    from firefight.sweep import to_csv
-
-    rows = list(csv.reader(io.StringIO(to_csv(result))))
+    rows = list(csv.reader(io.StringIO(table_csv)))
     table = "\n".join(
         "<tr>" + "".join(f"<{tag}>{html.escape(cell)}</{tag}>" for cell in row) + "</tr>"
         for tag, row in (("th" if i == 0 else "td", r) for i, r in enumerate(rows)))

@@ -582,8 +582,16 @@ def ruleset_catalog(ruleset_id: str) -> dict[str, Any]:
 def json_copy(value: Any) -> Any:
     """A copy of JSON-ready data (dicts, lists, scalars): copy.deepcopy is several times
     slower."""
-    if type(value) is dict:
-        return {k: json_copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [json_copy(v) for v in value]
+    kind = type(value)
+    if kind is dict:
+        out = dict(value)  # scalars copied at C speed; only dicts and lists go deeper
+        for k, v in out.items():
+            if type(v) in _NESTED:
+                out[k] = json_copy(v)
+        return out
+    if kind is list:
+        return [json_copy(v) if type(v) in _NESTED else v for v in value]
     return value
+
+
+_NESTED = frozenset({dict, list})

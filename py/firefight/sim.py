@@ -537,3 +537,10 @@ def report(ruleset_id: str, n: int, counts: Counter[Labels], exact: dict[str, di
         outcomes[label] = row
     return {"ruleset": ruleset_id, "n": n, **run, "outcomes": outcomes,
             "shots_until_incapacitated": shots_report(taken)}
+
+
+def figure(row: dict[str, Any]) -> tuple[float, bool]:
+    """An outcome's figure to read (the lab's tables and charts): the exact one where the odds
+    give it, else the sampled."""
+    exact = row.get("exact")
+    return (exact["probability"], True) if exact else (row["share"], False)

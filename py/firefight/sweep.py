@@ -33,6 +33,7 @@ from firefight.sim import (
     chunks,
     exact_figures,
     facts,
+    figure,
     merge,
     report,
     run_jobs,
@@ -316,12 +317,6 @@ def sweep(request: dict[str, Any], vary: Sequence[str], n: int = 100_000,
             "points": rows}
 
 
-def figure(row: dict[str, Any]) -> tuple[float, bool]:
-    """An outcome's figure to read: the exact one where the odds give it, else the sampled."""
-    exact = row.get("exact")
-    return (exact["probability"], True) if exact else (row["share"], False)
-
-
 def to_csv(result: dict[str, Any]) -> str:
     """One row per point: the varied values, then per outcome its figure, where it comes from
     (exact or sampled), the sampled share, its 95 % interval and the exact value; then the
@@ -375,6 +370,7 @@ def outputs(result: dict[str, Any], chart: str) -> dict[str, bytes]:
     """The files of a sweep: ``sweep.csv``, ``sweep.json``, ``sweep.<chart>``."""
     from firefight import lab_chart
 
-    return {"sweep.csv": to_csv(result).encode(),
+    table = to_csv(result)
+    return {"sweep.csv": table.encode(),
             "sweep.json": (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode(),
-            f"sweep.{chart}": lab_chart.render(result, chart)}
+            f"sweep.{chart}": lab_chart.render(result, chart, table)}

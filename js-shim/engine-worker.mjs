@@ -33,8 +33,11 @@
 // requested by name could only ever be looked for locally.
 
 import { linkState, relink, restoring } from "./snapshot-link.mjs";
-import { canStore, forgetSnapshot, readSnapshot, writeHeap, writeSnapshot } from "./snapshot-store.mjs";
-import { compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
+import {
+  MAX_RESTORE_FAILURES, canStore, forgetFailures, forgetSnapshot, noteFailure, readFailures, readSnapshot, writeHeap,
+  writeSnapshot,
+} from "./snapshot-store.mjs";
+import { compactFiles, compileLibraries, inflateSite, siteFiles, writeFiles } from "./site-bundle.mjs";
 
 const runtimeURL = new URL("../runtime/", import.meta.url);
 const indexURL = new URL("pyodide/", runtimeURL).href;
@@ -256,6 +259,17 @@ function warmUpWhenIdle(ms = 300) {
     } catch (err) {
       console.warn("[firefight worker] could not load the card module ahead:", err);
     }
+    // The site files in a buffer of their own, without the libraries Python has loaded (issue
+    // 27), once a snapshot made has been stored (it reads the bundle).
+    storing.then(() => {
+      if (!written) return;
+      try {
+        compactFiles(written.FS, written.root, written.files);
+      } catch (err) {
+        console.warn("[firefight worker] could not compact the site files:", err);
+      }
+      written = null;
+    });
   }, ms);
 }
 
@@ -294,8 +308,14 @@ function stage(name) {
 // is missing, stale or fails to restore means a plain boot (and a new snapshot).
 /** ms of each step of the last startPython (the ready message's `stages.steps`). */
 const laps = {};
+/** A plain boot's binary extensions compiled meanwhile (site-bundle.mjs `compileLibraries`). */
+let libraries = null;
 /** The snapshot to store once ready ({key, snapshot, link, site}), or null. */
 let newSnapshot = null;
+/** The site files as written ({FS, root, files}: js-shim/site-bundle.mjs), until compacted. */
+let written = null;
+/** Settles once the snapshot made is stored (or failed to be): its site bundle is read till then. */
+let storing = Promise.resolve();
 
 /** The engine's site-packages (js-shim/site-bundle.mjs), inflated, or a failure naming it. */
 async function fetchSite(url) {
@@ -343,6 +363,11 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   } else {
     files = site.then((all) => siteFiles(all));
     if (makeSnapshot) options._makeSnapshot = true;
+    // pydantic-core's WebAssembly compiled while Pyodide starts (issue 27), not when the engine's
+    // import loads it: that import compiles it again from its file, which V8 answers with this
+    // module (it keeps one compiled module per distinct bytes while one is alive).
+    libraries = files.then(compileLibraries);
+    libraries.catch(() => {});
   }
   files.catch(() => {}); // awaited when they are written, below
   let t = performance.now();
@@ -360,7 +385,8 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   const write = async (FS, root) => {
     const t0 = performance.now();
     try {
-      writeFiles(FS, root, await files);
+      written = { FS, root, files: await files };
+      writeFiles(FS, root, written.files);
     } catch (err) {
       unwritten = err;
     }
@@ -372,7 +398,9 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
   lap("loadPyodide");
   if (!snapshot) await write(pyodide.FS, pyodide._api.sitePackages);
   if (unwritten) throw unwritten;
-  if (snapshot && (await manifest).runtime !== (await snapshot.parts).key) throw new Error("the snapshot is another runtime's");
+  if (snapshot && (await manifest).runtime !== (await snapshot.parts).key) {
+    throw Object.assign(new Error("the snapshot is another runtime's"), { stale: true });
+  }
   stage("packages");
   if (snapshot) {
     relink(pyodide, (await snapshot.parts).link, await compiled);
@@ -387,8 +415,13 @@ async function startPython({ loadPyodide, loader }, { snapshot = null, manifest 
  * once ready with `site`, the inflated site bundle).
  */
 async function importEngine(key, table, site) {
+  const t0 = performance.now();
+  const compiled = await libraries?.catch(() => null); // kept alive until the import is done
+  if (compiled) laps.libraries = Math.round(performance.now() - t0); // waited for their compile
   const t = performance.now();
   const bridge = pyodide.pyimport("firefight.bridge");
+  libraries = null;
+  void compiled;
   laps.engine = Math.round(performance.now() - t);
   if (key) {
     try {
@@ -417,6 +450,8 @@ async function boot() {
     console.warn("[firefight worker] the stored memory snapshot could not be read:", err);
     return null;
   }) : Promise.resolve(null);
+  // The restores that failed in a row, per runtime (js-shim/snapshot-store.mjs): read meanwhile.
+  let failures = canStore() ? readFailures() : Promise.resolve(null);
   const manifest = fetchManifest();
   manifest.catch(() => {}); // awaited below; don't report it as unhandled meanwhile
   // Pyodide's loader and the module it loads (its own request for that comes later), together.
@@ -437,19 +472,32 @@ async function boot() {
       stage("engine");
       bridge = await importEngine(null, 0, null);
       restored = true;
+      if (await failures) await forgetFailures(); // the count is of failures in a row
     } catch (err) {
       console.warn("[firefight worker] the memory snapshot did not restore; booting without it:", err);
       await forgetSnapshot();
+      const runtime = await manifest.then((m) => m.runtime, () => null);
+      if (typeof runtime === "string" && !err?.stale) { // an old runtime's snapshot did not fail
+        failures = noteFailure(runtime).then((n) => ({ runtime, failures: n }), () => null);
+      }
       stage("python"); // again
       site = fetchSite(siteURL);
       site.catch(() => {});
     }
   }
   if (!restored) {
-    const table = await startPython(pyodideLoader, { makeSnapshot: canStore(), site });
-    // No OPFS (a page outside a secure context), or no runtime hash: no snapshot.
+    // This runtime's snapshots failed to restore MAX_RESTORE_FAILURES times in a row in this
+    // browser: it makes no more (each would cost ~1.5 s of CPU and fail again).
+    const failed = await failures;
+    const givenUp = failed !== null && failed.failures >= MAX_RESTORE_FAILURES
+      && failed.runtime === (await manifest).runtime;
+    if (givenUp) {
+      console.warn(`[firefight worker] the memory snapshot failed to restore ${failed.failures} times in a row in this browser: no more snapshots of this runtime`);
+    }
+    const table = await startPython(pyodideLoader, { makeSnapshot: canStore() && !givenUp, site });
+    // No OPFS (a page outside a secure context), no runtime hash, or given up: no snapshot.
     const { runtime } = await manifest;
-    const key = canStore() && /^[0-9a-f]{16,64}$/.test(runtime ?? "") ? runtime : null;
+    const key = canStore() && !givenUp && /^[0-9a-f]{16,64}$/.test(runtime ?? "") ? runtime : null;
     stage("engine");
     bridge = await importEngine(key, table, site);
   }
@@ -471,14 +519,24 @@ boot().then(
     self.postMessage({ type: "ready", ...info });
     // Stored after "ready", while the engine answers: it delays no call.
     if (newSnapshot) {
-      const bytes = newSnapshot.snapshot.length + newSnapshot.site.length;
-      writeSnapshot(newSnapshot).then(
+      const made = newSnapshot;
+      const bytes = made.snapshot.length + made.site.length;
+      storing = writeSnapshot(made).then(
         () => self.postMessage({ type: "snapshot", stored: true, bytes }),
         (err) => {
           console.warn("[firefight worker] the memory snapshot could not be stored:", err);
           self.postMessage({ type: "snapshot", stored: false, message: String(err?.message ?? err) });
         },
-      );
+      ).finally(() => {
+        // Its ~36 MiB copy of Python's memory freed now, not whenever the worker next collects
+        // garbage (issue 27: seconds later, or never while the table is idle). The site files
+        // stay: Pyodide's file system holds them.
+        try {
+          made.snapshot.buffer.transfer?.(0);
+        } catch {
+          // not detachable: the garbage collector frees it
+        }
+      });
       newSnapshot = null;
     }
   },

@@ -11,7 +11,7 @@ import { escapeHTML, renderFields, fieldsFromSchema, readForm } from "./form.mjs
 import { rulesetSchema } from "./actions.mjs";
 import { rulesetInfo, catalogReady, currentRuleset } from "./catalog.mjs";
 import { flagUpdate } from "./apply.mjs";
-import { formFields, listLabels, placeTab, readData } from "./sheet.mjs";
+import { firefightForm, formFields, listLabels, placeTab, readData, saveOnChange } from "./sheet.mjs";
 import { extraFieldsHTML, wireLists } from "./list-field.mjs";
 import { currentAdapter } from "./systems/index.mjs";
 
@@ -55,8 +55,7 @@ export function itemSectionHTML(item, ruleset, forms, editable) {
     ${readOnly}
     <div class="ff-sheet-form" data-ruleset="${escapeHTML(ruleset)}">${renderFields(fields, values)}${extraFieldsHTML(extras, data, listLabels())}</div>
     ${data.category === "weapon" ? "<div data-firefight-item-ammo hidden></div>" : ""}
-    <p class="ff-sheet-error" data-firefight-error hidden></p>
-    ${editable ? `<button type="button" data-firefight-action="item-save"><i class="fa-solid fa-floppy-disk" aria-hidden="true"></i> ${escapeHTML(t("FIREFIGHT.ui.item.save", "Save Firefight data"))}</button>` : ""}`;
+    <p class="ff-sheet-error" data-firefight-error hidden></p>`;
 }
 
 // --- a weapon's magazine ------------------------------------------------------------------------
@@ -146,16 +145,18 @@ function wireItemSection(engine, root, item, ruleset, forms, ammo) {
     }));
   const data = item.flags?.[MODULE_ID]?.[ruleset];
   const schema = data ? forms[data.category] : null;
-  if (schema) wireLists(root, formFields(schema).extras, listLabels());
-  on("item-save", async () => {
-    const before = item.flags?.[MODULE_ID]?.[ruleset] ?? {};
-    const next = { ...readData(root, schema), category: before.category };
-    const stored = await validateItem(engine, item, ruleset, next, schema);
-    const magazine = await ammoUpdate(engine, root, item, await ammo);
-    showError(root, "");
-    await item.update({ ...flagUpdate(ruleset, before, stored), ...magazine });
-    ui.notifications?.info(t("FIREFIGHT.ui.item.saved", "{name}: Firefight data saved.", { name: item.name }));
-  });
+  if (schema) {
+    wireLists(root, formFields(schema).extras, listLabels());
+    // A change saves, as the system's own item fields do (sheet.mjs saveOnChange).
+    saveOnChange(root, async () => {
+      const before = item.flags?.[MODULE_ID]?.[ruleset] ?? {};
+      const next = { ...readData(root, schema), category: before.category };
+      const stored = await validateItem(engine, item, ruleset, next, schema);
+      const magazine = await ammoUpdate(engine, root, item, await ammo);
+      showError(root, "");
+      await item.update({ ...flagUpdate(ruleset, before, stored), ...magazine });
+    }, (err) => showError(root, err.message));
+  }
   on("item-init", async () => {
     const category = root.querySelector('[name="ff-item-category"]')?.value;
     // The engine fills what it can; a field it cannot default is named, to be filled in.
@@ -181,8 +182,7 @@ export function onRenderItemSheet(engine, sheet, html) {
   if (!root || item?.documentName !== "Item") return;
   for (const el of root.querySelectorAll(".firefight-item, .firefight-tab")) el.remove();
   const ruleset = currentRuleset();
-  const section = document.createElement("section");
-  section.className = "firefight-sheet firefight-item";
+  const section = firefightForm("firefight-sheet firefight-item");
   if (!rulesetInfo(ruleset)) {
     section.innerHTML = `<p class="ff-sheet-pending">${escapeHTML(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"))}</p>`;
     if (!sheet._firefightAwaits) {

@@ -174,6 +174,11 @@ export function rulesetSettingsForm(menu) {
       return root;
     }
 
+    /** ApplicationV2's other abstract method: put the rendered groups into the window's content. */
+    _replaceHTML(result, content) {
+      content.replaceChildren(result);
+    }
+
     static async #onSubmit(event, form, formData) {
       for (const [key, raw] of Object.entries(formData.object)) {
         const config = game.settings.settings.get(`${MODULE_ID}.${key}`);

@@ -1,7 +1,8 @@
 // The Firefight tab on any system's actor sheet (or a section, when the sheet has no tabs):
 // the actor's data for the world's ruleset as a form generated from the ruleset's `stats`
-// schema, worn armor, weapons, conditions and token statuses. Saving validates through the
-// engine ("apply" with no effects), which names the field that is wrong.
+// schema, worn armor, weapons, conditions and token statuses. A field saves when it changes, as the
+// system's own fields do; the engine validates it first ("apply" with no effects) and names the
+// field that is wrong.
 import { MODULE_ID } from "./config.mjs";
 import { t, fieldErrorsText } from "./i18n.mjs";
 import { fieldsFromSchema, renderFields, readForm, escapeHTML } from "./form.mjs";
@@ -63,7 +64,6 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
   return `${heading}
     <div class="ff-sheet-form" data-ruleset="${escapeHTML(ruleset)}">${renderFields(fields, values)}${extra}</div>
     <p class="ff-sheet-error" data-firefight-error hidden></p>
-    ${editable ? `<button type="button" data-firefight-action="sheet-save"><i class="fa-solid fa-floppy-disk" aria-hidden="true"></i> ${escapeHTML(t("FIREFIGHT.ui.sheet.save", "Save Firefight data"))}</button>` : ""}
     <div class="ff-sheet-lists">
       <section><h4>${escapeHTML(t("FIREFIGHT.ui.sheet.armor", "Worn armor"))}</h4><ul class="ff-sheet-armor">${armor || none}</ul></section>
       <section><h4>${escapeHTML(t("FIREFIGHT.ui.sheet.weapons", "Weapons"))}</h4><ul class="ff-sheet-weapons">${weapons || none}</ul></section>
@@ -120,7 +120,7 @@ function openItem(actor, el) {
   item?.sheet?.render({ force: true });
 }
 
-function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
+function wireSection(engine, root, actor, ruleset, schema) {
   const on = (action, fn) => root.querySelectorAll(`[data-firefight-action="${action}"]`).forEach((el) =>
     el.addEventListener(el.type === "checkbox" ? "change" : "click", async (ev) => {
       ev.preventDefault?.();
@@ -132,14 +132,15 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
       }
     }));
   wireLists(root, formFields(schema).extras, listLabels());
-  // What the form showed when it was drawn: Save writes only the fields the user changed.
+  // What the form showed when it was drawn: a change writes only the fields the user changed.
   let shown = {};
   try {
     shown = readStats(root, schema, actor.flags?.[MODULE_ID]?.[ruleset] ?? {});
   } catch { /* a field the form cannot read back: it counts as changed */ }
-  on("sheet-save", async () => {
+  saveOnChange(root, async () => {
     const edited = readStats(root, schema, {});
     const changed = Object.keys(edited).filter((k) => stableStringify(edited[k]) !== stableStringify(shown[k]));
+    if (!changed.length) return;
     // In the actor's write queue, over its current data: a hit applied since the sheet was drawn
     // is kept (reliability audit D9; the form's old values are not written back).
     await withActor(actor, async () => {
@@ -148,11 +149,9 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
       for (const k of changed) next[k] = edited[k];
       const stats = await validateStats(engine, actor, ruleset, next);
       showError(root, "");
-      saved(); // the draft is written: a re-render shows the actor's data again
       await actor.update(flagUpdate(ruleset, before, stats));
     });
-    ui.notifications?.info(t("FIREFIGHT.ui.sheet.saved", "{name}: Firefight data saved.", { name: actor.name }));
-  });
+  }, (err) => showError(root, err.message, err.fields));
   on("sheet-init", async () => {
     const stats = await validateStats(engine, actor, ruleset, {});
     await withActor(actor, async () => {
@@ -197,14 +196,33 @@ function wireSection(engine, root, actor, ruleset, schema, saved = () => {}) {
 }
 
 /**
- * What the user typed into the form and has not saved, kept on the sheet (`holder`) across
- * re-renders: an actor update (a hit applied meanwhile) redraws the tab, and the edits must
- * survive it to be saved.
+ * Save a tab's fields on change, as the system's own sheet fields are saved (dnd5e's and pf2e's
+ * sheets submit on change): `save()` for each change of a field of the form (or a row added to or
+ * removed from a list), one at a time; a refusal is shown by `fail(err)` and named in a
+ * notification. The section's own buttons and checkboxes (`data-firefight-action`) act alone.
+ */
+export function saveOnChange(root, save, fail) {
+  let queue = Promise.resolve();
+  root.addEventListener("change", (ev) => {
+    if (ev.target?.closest?.("[data-firefight-action]")) return;
+    queue = queue.then(save).catch((err) => {
+      fail(err);
+      ui.notifications?.error(`Firefight: ${err.message}`);
+    });
+  });
+}
+
+/**
+ * What the user is typing and has not committed yet (no change event), kept on the sheet
+ * (`holder`) across re-renders: an actor update (a hit applied meanwhile, or the save of the
+ * field just left) redraws the tab while the next field is being typed in. A change commits the
+ * form, so the draft then ends: nothing typed outlives its field's change, nor the sheet's close.
+ * The field being typed in keeps the focus across a redraw that follows a change.
  */
 function keepDraft(section, holder, key, extras = []) {
-  if (holder._firefightDraft?.key !== key) holder._firefightDraft = { key, values: {}, lists: {} };
-  const { values: draft, lists } = holder._firefightDraft;
-  for (const [name, value] of Object.entries(draft)) {
+  if (holder._firefightDraft?.key !== key) holder._firefightDraft = { key, values: {}, lists: {}, focus: null };
+  const state = holder._firefightDraft;
+  for (const [name, value] of Object.entries(state.values)) {
     const el = section.querySelector(`.ff-sheet-form [name="${CSS.escape(name)}"]`);
     if (!el) continue;
     if (el.type === "checkbox") el.checked = Boolean(value);
@@ -212,32 +230,85 @@ function keepDraft(section, holder, key, extras = []) {
   }
   // A list's rows as they were typed: drawn again in place (list-field.mjs).
   const listFields = extras.filter((f) => f.kind === "list");
-  for (const f of listFields.filter((x) => x.name in lists)) {
+  for (const f of listFields.filter((x) => x.name in state.lists)) {
     const el = section.querySelector(`.ff-sheet-form [data-list="${CSS.escape(f.name)}"]`);
     if (!el) continue;
-    el.outerHTML = extraFieldsHTML([f], { [f.name]: lists[f.name] }, listLabels());
+    el.outerHTML = extraFieldsHTML([f], { [f.name]: state.lists[f.name] }, listLabels());
     wireLists(section, [f], listLabels());
   }
-  const remember = (ev) => {
+  section.addEventListener("input", (ev) => {
     const el = ev.target;
     const list = el?.closest?.(".ff-sheet-form [data-list]");
     if (list) {
       const f = listFields.find((x) => x.name === list.dataset.list);
-      if (f) lists[f.name] = readExtra(section, [f])[f.name];
+      if (f) state.lists[f.name] = readExtra(section, [f])[f.name];
       return;
     }
     if (!el?.name || !el.closest?.(".ff-sheet-form")) return;
-    draft[el.name] = el.type === "checkbox" ? el.checked : el.value;
+    state.values[el.name] = el.type === "checkbox" ? el.checked : el.value;
+  });
+  section.addEventListener("change", () => {
+    state.values = {};
+    state.lists = {};
+    state.changedAt = Date.now();
+  });
+  section.addEventListener("focusin", (ev) => {
+    state.focus = focusKey(ev.target);
+  });
+  // A value typed before a redraw and put back after it is no change to the browser: leaving its
+  // field commits it all the same.
+  section.addEventListener("focusout", (ev) => {
+    const name = ev.target?.name;
+    if (name && name in state.values) ev.target.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  return () => {
+    // Drawn again right after a change (its save): the focus goes back to where it was.
+    const key = state.focus;
+    const active = document.activeElement;
+    if (!key || Date.now() - (state.changedAt ?? 0) > 2000 || (active && active !== document.body)) return;
+    section.querySelector(key)?.focus();
   };
-  section.addEventListener("input", remember);
-  section.addEventListener("change", remember);
-  return () => { holder._firefightDraft = { key, values: {}, lists: {} }; };
+}
+
+/** A selector that finds an element of the tab again after a redraw (by id, name, or list place). */
+function focusKey(el) {
+  if (!el?.closest?.(".ff-sheet-form")) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.name) return `.ff-sheet-form [name="${CSS.escape(el.name)}"]`;
+  const list = el.closest("[data-list]")?.dataset.list;
+  if (!list) return null;
+  const within = `.ff-sheet-form [data-list="${CSS.escape(list)}"]`;
+  if (el.matches("[data-list-add]")) return `${within} [data-list-add]`;
+  const row = el.closest("[data-list-row]");
+  if (row && el.matches("[data-list-remove]")) return `${within} [data-list-row]:nth-child(${[...row.parentElement.children].indexOf(row) + 1}) [data-list-remove]`;
+  return null;
+}
+
+/**
+ * The element a Firefight tab is built in: a <form> of its own, made with DOM calls (a form inside
+ * the system's sheet form, which markup could not nest), so its inputs belong to it and never to
+ * the system's form (FormDataExtended reads `form.elements`); and the change, input and submit
+ * events stop here, so a sheet that submits on change (dnd5e's DocumentSheetV2 forms
+ * `submitOnChange: true`, the AppV1 sheets of Simple Worldbuilding and pf2e) never submits for
+ * an edit of ours.
+ */
+export function firefightForm(className) {
+  const form = document.createElement("form");
+  form.className = className;
+  form.noValidate = true;
+  form.setAttribute("autocomplete", "off");
+  for (const type of ["change", "input", "submit"]) {
+    form.addEventListener(type, (ev) => {
+      ev.stopPropagation();
+      if (type === "submit") ev.preventDefault();
+    });
+  }
+  return form;
 }
 
 function buildSection(engine, actor, holder = {}) {
   const ruleset = currentRuleset();
-  const section = document.createElement("section");
-  section.className = "firefight-sheet";
+  const section = firefightForm("firefight-sheet");
   if (!rulesetInfo(ruleset)) {
     // A fresh world before its engine has booted: the ruleset and its fields are not known yet.
     section.innerHTML = `<p class="ff-sheet-pending">${escapeHTML(t("FIREFIGHT.ui.engine.booting", "Firefight engine is starting…"))}</p>`;
@@ -246,9 +317,8 @@ function buildSection(engine, actor, holder = {}) {
   const schema = statsSchema(ruleset);
   section.innerHTML = sectionHTML(actor, ruleset, schema, rulesetInfo(ruleset).label_key);
   // Wired first, so what it takes as "shown" is the actor's data; the draft goes on top.
-  let saved = () => {};
-  wireSection(engine, section, actor, ruleset, schema, () => saved());
-  saved = keepDraft(section, holder, `${actor.uuid ?? actor.id}|${ruleset}`, formFields(schema).extras);
+  wireSection(engine, section, actor, ruleset, schema);
+  section._firefightFocus = keepDraft(section, holder, `${actor.uuid ?? actor.id}|${ruleset}`, formFields(schema).extras);
   return section;
 }
 
@@ -300,6 +370,7 @@ export function onRenderActorSheet(engine, sheet, html) {
     });
   }
   placeTab(sheet, root, section, currentAdapter().sheet ?? {});
+  section._firefightFocus?.();
 }
 
 /**
@@ -333,6 +404,15 @@ export function placeTab(sheet, root, section, places = {}) {
     ev.stopPropagation();
     sheet._firefightTab = true;
     setActive("firefight");
+    // An ApplicationV2 sheet keeps its own tab state (tabGroups; dnd5e's `tab-<id>` class and
+    // per-tab sidebar follow it): told through its public ApplicationV2#changeTab.
+    if (typeof sheet.changeTab === "function" && sheet.tabGroups) {
+      try {
+        sheet.changeTab("firefight", group, { force: true });
+      } catch (err) {
+        console.warn("Firefight | the sheet's changeTab refused the Firefight tab", err);
+      }
+    }
   };
   link.addEventListener("click", open);
   link.addEventListener("keydown", (ev) => {

@@ -12,6 +12,7 @@ import { worldTables } from "./features.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 import { checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
 import { placeButton, placeAndAct, severalTargets, severalTargetsError } from "./template.mjs";
+import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 
 export { currentRuleset };
 
@@ -41,7 +42,6 @@ function autoOptions(ctx) {
  * ("target.stats.hp") is shown with that actor's name, so the referee knows whose data to fix.
  */
 export function reportError(err, request = null) {
-  console.error("Firefight |", err);
   let text = errorText(err);
   if (err instanceof EngineError && err.fields?.length) {
     // The engine labels the field (`label_key`); a side's field also names its actor.
@@ -54,7 +54,17 @@ export function reportError(err, request = null) {
       return who(f.field) ? `${who(f.field)} — ${one}` : one;
     }).join("; ");
   }
+  // A refusal of what the user chose is said to them, and noted in the console without a stack;
+  // a fault of ours (the engine's internal error, a script error) is logged whole, for a report.
+  if (isFault(err)) console.error("Firefight |", err);
+  else console.warn(`Firefight | ${text}`);
   ui.notifications?.error(`Firefight: ${text}`);
+}
+
+/** Pure: whether an error is a fault of the code (reported with its stack), not a refusal. */
+export function isFault(err) {
+  if (err instanceof EngineError) return err.code === "internal_error";
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError || !(err instanceof Error);
 }
 
 /** The language cards are rendered in (Foundry's client language). */
@@ -120,11 +130,22 @@ function pickTokens({ attacker, target }) {
   return { a, b, targets: targets.length ? targets : [b] };
 }
 
-/** The headline chance in the client's language; the exact fraction goes in a tooltip (issue 16: no raw fractions). */
+/**
+ * The headline chance in the client's language (the exact fraction goes in a tooltip: issue 16,
+ * no raw fractions). A shot of several rolls (the odds' `rolls`) says its chance is per roll and
+ * that the outcomes below are for the whole shot; the modifiers' totals are in "Why", per step.
+ */
 function formatOdds(odds) {
-  const net = odds.net_modifier;
-  const netText = net === undefined ? "" : `${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
-  return { pct: percentText(odds.probability, cardLanguage()), detail: netText };
+  const rolls = Number.isInteger(odds.rolls) && odds.rolls > 1 ? odds.rolls : 0;
+  const detail = rolls ? t("FIREFIGHT.ui.dialog.rolls", "per roll; this shot makes {n} {n:roll|rolls}: the outcomes are for all of them", { n: rolls }) : "";
+  return { pct: percentText(odds.probability, cardLanguage()), detail };
+}
+
+/** A step's name for the "Why" tables: the ruleset's own step label (`FIREFIGHT.<id>.step.<step>`, as the card's). */
+function stepName(step) {
+  const key = `FIREFIGHT.${currentRuleset()}.step.${step}`;
+  const text = t(key, "");
+  return text && text !== key ? text : String(step).replace(/_/g, " ");
 }
 
 const WHY_KEY = "firefight.whyOpen";
@@ -232,6 +253,8 @@ export function showOdds(root, odds, err = null) {
       source: t("FIREFIGHT.ui.dialog.source", "Source"), notes: t("FIREFIGHT.ui.dialog.notes", "Notes"),
       noModifiers: t("FIREFIGHT.ui.dialog.noModifiers", "No modifiers"),
       exact: t("FIREFIGHT.ui.dialog.exact", "exactly {fraction}"),
+      total: t("FIREFIGHT.ui.dialog.total", "Total"),
+      step: stepName,
     },
   });
   if (outcomes) outcomes.innerHTML = parts.outcomes;
@@ -252,7 +275,7 @@ function dialogContent({ a, b, targets = [b], range, weapons, fields, values, ho
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   </div>
-  <div class="ff-shot-outcome">${oddsBoxHTML()}</div>
+  <div class="ff-shot-outcome">${oddsBoxHTML()}<p class="ff-facing" data-firefight-facing hidden></p>${copyRequestHTML()}</div>
   </div>
 </div>`;
 }
@@ -297,18 +320,76 @@ async function shotDialog(engine, ctx) {
       if (!form) return;
       // The chosen weapon's magazine, with the rounds each odds reply says the shot fires.
       let showAmmo = () => {};
-      const refresh = liveOdds(form, async () => {
+      // The request the choices make now: for the live odds and "Copy request".
+      const requestNow = () => {
         const { weaponItem, options, house: chosen } = read(form);
         const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
+        return asRolled(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: weaponItem, gmRolls: !game.user?.isGM && gmRollsShots() });
+      };
+      wireCopyRequest(form, requestNow);
+      let facing = () => {};
+      const refresh = liveOdds(form, async () => {
+        const request = requestNow();
         const odds = await engine.call("odds", { request });
         showAmmo(roundsOf(odds));
+        facing(request, odds);
         return odds;
       });
       showAmmo = wireAmmo(form, () => read(form).weaponItem, () => refresh());
+      facing = offerToFace(engine, form, a, b, () => refresh());
     },
     rejectClose: false,
   });
   return result && typeof result === "object" ? result : null;
+}
+
+/**
+ * Where the shot's options carry the shooter's facing (`bearing_deg`, filled from the token's
+ * rotation: features.mjs), and facing the target would change the chance, the dialog says so and
+ * offers to turn the shooter (its owner's button): a token dropped on the scene faces south, so
+ * a first shot along a row was hasty fire without a word (UX walkthrough 3 #12).
+ * -> show(request, odds), called with each odds reply.
+ */
+function offerToFace(engine, form, a, b, refresh) {
+  const box = form.querySelector("[data-firefight-facing]");
+  const field = form.querySelector('[name="opt.bearing_deg"]');
+  if (!box) return () => {};
+  let asked = 0;
+  return async (request, odds) => {
+    const mine = ++asked;
+    const bearing = request?.options?.bearing_deg;
+    let faced = null;
+    if (typeof bearing === "number" && Math.abs(bearing) >= 1 && typeof odds?.probability === "number") {
+      const turned = structuredClone(request);
+      turned.options.bearing_deg = 0;
+      faced = await engine.call("odds", { request: turned }).catch(() => null);
+    }
+    if (mine !== asked) return;
+    if (!faced || faced.probability === odds.probability) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const text = document.createElement("span");
+    text.textContent = t("FIREFIGHT.ui.dialog.facing", "{name} faces {degrees}° away from {target}; facing it, the hit chance would be {chance}.",
+      { name: a.name, target: b.name, degrees: Math.round(Math.abs(bearing)), chance: percentText(faced.probability, cardLanguage()) });
+    box.replaceChildren(text);
+    if (a.document?.isOwner ?? a.isOwner) {
+      const turn = document.createElement("button");
+      turn.type = "button";
+      turn.dataset.firefightAction = "face-target";
+      turn.textContent = t("FIREFIGHT.ui.dialog.turn", "Turn to face {target}", { target: b.name });
+      turn.addEventListener("click", async () => {
+        turn.disabled = true;
+        const rotation = (((a.document?.rotation ?? 0) + bearing) % 360 + 360) % 360;
+        await a.document.update({ rotation });
+        if (field) field.value = "0";
+        refresh();
+      });
+      box.append(turn);
+    }
+    box.hidden = false;
+  };
 }
 
 /**
@@ -326,10 +407,20 @@ export async function postCard(reply, request, speakerToken, { rolledFor = null,
   if (CONFIG.sounds?.dice) data.sound = CONFIG.sounds.dice;
   if (typeof ChatMessage.applyRollMode === "function" && game.settings.settings?.has?.("core.rollMode")) {
     ChatMessage.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
-    // A self roll rolled for a player is whispered to that player, not to the GM who rolled it.
-    if (rolledFor && rollMode === "selfroll") data.whisper = [rolledFor];
+    if (rolledFor) forTheRoller(data, rolledFor, rollMode);
   }
   return ChatMessage.create(data);
+}
+
+/**
+ * A card the GM's client rolled for a player, shown to that player as Foundry shows their own roll
+ * in their roll mode (the GM's client is its author, so the whisper must name them): a private GM
+ * roll is read by the GMs and its roller; a blind roll by the GMs only (its roller sees that it
+ * was rolled, as any whispered roll is seen); a self roll by its roller only.
+ */
+function forTheRoller(data, rolledFor, rollMode) {
+  if (rollMode === "gmroll") data.whisper = [...new Set([...(data.whisper ?? []), rolledFor])];
+  else if (rollMode === "selfroll") data.whisper = [rolledFor];
 }
 
 const ROLL_MODES = new Set(["publicroll", "gmroll", "blindroll", "selfroll", "roll"]);
@@ -414,6 +505,18 @@ async function shootThroughGM(a, b, request) {
  */
 export function preRequest(request, context) {
   return Hooks.call("firefight.preRequest", request, context) !== false;
+}
+
+/**
+ * The request a dialog's choices make as it will be rolled: "firefight.preRequest" run on a copy
+ * (context.odds: true), so the odds shown (and "Copy request") are the odds of the request that
+ * is rolled (issue 26: a handler's change was in the card, not in the dialog). A handler that
+ * cancels leaves the copy as it made it.
+ */
+export function asRolled(request, context) {
+  const copy = structuredClone(request);
+  Hooks.call("firefight.preRequest", copy, { ...context, odds: true });
+  return copy;
 }
 
 /** Hooks "firefight.result" (result, message) once a result's card is posted. */

@@ -52,6 +52,29 @@ export function writeFiles(FS, root, files) {
 }
 
 /**
+ * Once Python has loaded the binary extensions (`.so`) among `files` (written by `writeFiles`
+ * under `root`, as views of one buffer), keep the other files in a buffer of their own and delete
+ * the extensions, whose bytes Python never reads again: the bundle's buffer, ~4.7 MB of it the
+ * pydantic-core library, is freed at once (issue 27, the engine worker's memory). Nothing may
+ * read the old buffer afterwards (a snapshot still to be stored holds it).
+ */
+export function compactFiles(FS, root, files) {
+  const kept = files.filter(({ name }) => !name.endsWith(".so"));
+  const copy = new Uint8Array(kept.reduce((sum, { data }) => sum + data.length, 0));
+  let at = 0;
+  for (const { name, data } of kept) {
+    copy.set(data, at);
+    FS.writeFile(`${root}/${name}`, copy.subarray(at, (at += data.length)), { canOwn: true });
+  }
+  for (const { name } of files) if (name.endsWith(".so")) FS.unlink(`${root}/${name}`);
+  try {
+    files[0]?.data.buffer.transfer?.(0);
+  } catch {
+    // not detachable: the garbage collector frees it
+  }
+}
+
+/**
  * Compile the binary extensions (`.so`) among the files in the background, while Pyodide starts:
  * -> Promise<Map(path inside site-packages -> WebAssembly.Module)>, without those that failed
  * (they are compiled again when linked, and fail there by name).

@@ -80,14 +80,28 @@ export function linkState(pyodide, table) {
  * to ~36) would not fit ("offset is out of bounds").
  */
 export function restoring(loader, snapshot, writeHeap) {
+  // Held only until the restore: the snapshot's memory is a view of the whole file read (~38
+  // MB), which Pyodide keeps its options and its API (this function among them) alive with
+  // (issue 27: a returning player's worker held it for good, +40 MiB).
+  let pending = snapshot;
   const createPyodideModule = async (settings) => {
     const module = await (await loader).default(settings);
-    const parts = await snapshot;
+    let parts = await pending;
+    pending = null;
     const restore = module.API.restoreSnapshot;
     module.API.restoreSnapshot = () => {
+      module.API.restoreSnapshot = restore;
+      const { header } = parts;
       if (module.HEAP8.length < parts.heapLength) module.growMemory(parts.heapLength);
       writeHeap(module.HEAP8, parts);
-      return restore(parts.header); // the header, its memory part empty: already in place
+      parts = null;
+      const found = restore(header); // the header, its memory part empty: already in place
+      try { // read: the file's bytes freed now, not at the worker's next garbage collection
+        header.buffer.transfer?.(0);
+      } catch {
+        // not detachable: the garbage collector frees them
+      }
+      return found;
     };
     return module;
   };

@@ -133,6 +133,44 @@ export async function writeSnapshot({ key, snapshot, link, site }) {
   await writable.close();
 }
 
+// Restores that failed, per runtime (issue 27): a restore that keeps failing in some browser would
+// otherwise make and store a new snapshot at every boot (~1.5 s of CPU each time). One small
+// file beside the snapshot, {runtime, failures}: the failures in a row of the runtime `runtime`
+// (a restore that works, or another runtime, starts the count again).
+const FAILURES = "firefight-engine-snapshot-failures.json";
+/** Failed restores in a row after which a runtime makes no more snapshots in this browser. */
+export const MAX_RESTORE_FAILURES = 2;
+
+/** {runtime, failures} as stored, or null (none stored, or unreadable). */
+export async function readFailures() {
+  try {
+    const file = await (await (await root()).getFileHandle(FAILURES)).getFile();
+    const { runtime, failures } = JSON.parse(await file.text());
+    return typeof runtime === "string" && Number.isInteger(failures) ? { runtime, failures } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Count one more failed restore of the runtime `runtime` -> the failures in a row now. */
+export async function noteFailure(runtime) {
+  const known = await readFailures();
+  const failures = known?.runtime === runtime ? known.failures + 1 : 1;
+  const writable = await (await (await root()).getFileHandle(FAILURES, { create: true })).createWritable();
+  await writable.write(JSON.stringify({ runtime, failures }));
+  await writable.close();
+  return failures;
+}
+
+/** Forget the failures counted (a restore worked). */
+export async function forgetFailures() {
+  try {
+    await (await root()).removeEntry(FAILURES);
+  } catch {
+    // none counted
+  }
+}
+
 /** Forget the stored snapshot (it did not restore). */
 export async function forgetSnapshot() {
   try {

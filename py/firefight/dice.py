@@ -16,6 +16,12 @@ from typing import Protocol, runtime_checkable
 
 from firefight.errors import FirefightError
 
+# The most dice one request may need: the longest entropy list the table sends for a resolve
+# (js-shim/shoot.mjs ``resolveWithEntropy``: 64, then 4 times more while within
+# js-shim/config.mjs ENTROPY_MAX 8192, so 4096). Rulesets bound their requests so the worst
+# accepted one fits (tests/engine/test_bridge_fuzz.py checks the shim's figure against this).
+MAX_DICE = 4096
+
 
 @runtime_checkable
 class DiceSource(Protocol):
@@ -168,10 +174,12 @@ class DieRecord:
 MAX_EXPLOSIONS = 64
 
 
-def exploding(face: Callable[[int], int], faces: int) -> list[int]:
+def exploding(face: Callable[[int], int], faces: int, first: int | None = None) -> list[int]:
     """The faces of one die rolled again and added on its highest face, again and again (the
-    RANT die, soe 2.1.2), from ``face`` (a ``DiceSource.face``)."""
-    results = [face(faces)]
+    RANT die, soe 2.1.2), from ``face`` (a ``DiceSource.face``). ``first``: its first face, when
+    the caller has read it already (the balance lab reads one face and calls this only when it
+    is the highest)."""
+    results = [face(faces) if first is None else first]
     while results[-1] == faces:
         if len(results) > MAX_EXPLOSIONS:
             raise DiceExhaustedError(

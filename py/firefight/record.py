@@ -46,10 +46,13 @@ class Recorder:
     request_key: str | None = None
 
     @classmethod
-    def for_odds(cls, ruleset: str) -> Recorder:
+    def for_odds(cls, ruleset: str, request: BaseModel | None = None) -> Recorder:
         """A recorder that rolls nothing, for the odds: the ledgers the roll uses record their
-        modifiers (house rules' too) on it, and the odds read them off it."""
-        return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset)
+        modifiers (house rules' too) on it, and the odds read them off it. With ``request``,
+        its ``once`` shares the work the resolve of that request did or will do (issue 27: a
+        new request's resolve built its ledgers twice, once more for its odds)."""
+        return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset,
+                   request_key=None if request is None else request.model_dump_json())
 
     def once(self, name: str, build: Callable[[Recorder], T]) -> T:
         """``build(rec)``, work that depends on nothing but the request (a ledger of modifiers,
@@ -372,6 +375,23 @@ def _die(record: DieRecord) -> dict[str, Any]:
     for key, item in out.items():
         if type(item) not in _SCALARS:
             out[key] = _plain(item)
+    return out
+
+
+_ANY_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {
+    Modifier: _MODIFIER_ANY, Note: _NOTE_ANY}
+
+
+def dump_recorded(models: list[Modifier] | list[Note]) -> list[dict[str, Any]]:
+    """Recorded modifiers or notes as ``model_dump(mode="json")`` gives them (the odds list
+    them), by the result's own fast path (``_model``); a model it does not handle is dumped
+    by pydantic."""
+    out = []
+    for m in models:
+        try:
+            out.append(_model(m, type(m), _ANY_FIELDS[type(m)]))
+        except (_NotPlainError, KeyError):
+            out.append(m.model_dump(mode="json"))
     return out
 
 

@@ -57,13 +57,16 @@ export class ApplicationV2 {
     return {};
   }
 
+  // Both abstract: "Applications are not renderable unless a subclass defines the _renderHTML and
+  // _replaceHTML methods" (ApplicationV2, foundryvtt.com/api/classes/
+  // foundry.applications.api.ApplicationV2.html). A template mixin (HandlebarsApplicationMixin)
+  // supplies them; a bare subclass must write both.
   async _renderHTML() {
-    throw new Error(`${this.constructor.name} must implement _renderHTML`);
+    throw new Error(`${this.constructor.name} must implement _renderHTML: an ApplicationV2 is not renderable without it`);
   }
 
-  _replaceHTML(result, content) {
-    if (result instanceof HTMLElement) content.replaceChildren(result);
-    else content.innerHTML = String(result ?? "");
+  _replaceHTML() {
+    throw new Error(`${this.constructor.name} must implement _replaceHTML: an ApplicationV2 is not renderable without it`);
   }
 
   async render(options = {}) {

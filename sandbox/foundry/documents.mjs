@@ -411,7 +411,9 @@ export class Scene extends Document {
     for (const data of list) {
       const c = data.c;
       if (!Array.isArray(c) || c.length !== 4 || !c.every(Number.isFinite)) throw new Error("Wall validation errors: c: must be a length-4 array of finite numbers");
-      const doc = new WallDocument({ move: 20, sight: 20, door: 0, ds: 0, flags: {}, ...data, _id: data._id ?? randomID() }, { parent: this });
+      // CONST.WALL_DIRECTIONS: BOTH 0, LEFT 1, RIGHT 2 (foundryvtt.com/api/enums/foundry.CONST.WALL_DIRECTIONS.html).
+      if (data.dir !== undefined && ![0, 1, 2].includes(data.dir)) throw new Error("Wall validation errors: dir: must be one of CONST.WALL_DIRECTIONS (0, 1, 2)");
+      const doc = new WallDocument({ move: 20, sight: 20, dir: 0, door: 0, ds: 0, threshold: { light: null, sight: null, sound: null, attenuation: false }, flags: {}, ...data, _id: data._id ?? randomID() }, { parent: this });
       this._source.walls.push(deepClone(doc._source));
       this.walls.set(doc.id, doc);
       docs.push(doc);
@@ -464,6 +466,17 @@ export class Scene extends Document {
   }
 }
 
+/**
+ * A message's `author` is the user who sends it unless a GM sends it: Foundry's server refuses a
+ * player's 'The "author" field may only be modified by a GM or Assistant GM user' (quoted from the
+ * server in moo-man/WFRP4e-FoundryVTT#2846, for an update; a create that names another user is
+ * refused the same way here: not public, see sandbox/README.md).
+ */
+function checkAuthor(data, user) {
+  if (user?.isGM || !data || !("author" in data) || data.author === undefined) return;
+  if (data.author !== user?.id) throw new Error('The "author" field may only be modified by a GM or Assistant GM user');
+}
+
 export class ChatMessage extends Document {
   static documentName = "ChatMessage";
   _initialize() {
@@ -482,20 +495,30 @@ export class ChatMessage extends Document {
   _isOwnedBy(user) {
     return user?.id === this._source.author;
   }
-  /** Whispers reach their recipients, the author and GMs only. */
+  /**
+   * ChatMessage#visible: "Messages may not be visible if they are private whispers". Every client
+   * receives every message (and its hooks); a whisper is read by its recipients and its author
+   * only, GMs included: "GMs can never read other players' whispers in core" (foundryvtt/foundryvtt
+   * #9888), so a player's self roll (whispered to the roller) is the roller's alone. A whispered
+   * roll shows everyone that it was made, its content hidden (isContentVisible: "the message
+   * itself may be visible while the content of that message is not").
+   */
   get visible() {
     const whisper = this._source.whisper ?? [];
-    if (!whisper.length) return true;
-    return game.user.isGM || this.isAuthor || whisper.includes(game.user.id);
+    if (!whisper.length || this.isRoll) return true;
+    return this.isAuthor || whisper.includes(game.user.id);
   }
   get blind() {
     return Boolean(this._source.blind);
   }
-  /** ChatMessage#isContentVisible (v13): a visible message whose content this user may read; a
-   * blind message's content only GMs read (ChatMessageData.blind: "sent blindly where the creating
+  /** ChatMessage#isContentVisible (v13): the content of a whisper is its recipients', and its
+   * author's unless the message is blind (ChatMessageData.blind: "sent blindly where the creating
    * User cannot see it"). */
   get isContentVisible() {
-    return this.visible && (!this.blind || Boolean(game.user?.isGM));
+    if (!this.visible) return false;
+    const whisper = this._source.whisper ?? [];
+    if (!whisper.length) return true;
+    return whisper.includes(game.user.id) || (this.isAuthor && !this.blind);
   }
 
   static getSpeaker({ scene, actor, token, alias } = {}) {
@@ -525,6 +548,7 @@ export class ChatMessage extends Document {
 
   /** Create a message: preCreate -> store -> createChatMessage -> render into the chat log. */
   static async create(data = {}, options = {}) {
+    checkAuthor(data, game.user);
     const source = deepClone({ ...data, rolls: undefined });
     source.rolls = (data.rolls ?? []).map((r) => JSON.stringify(typeof r?.toJSON === "function" ? r.toJSON() : r));
     source.author ??= game.user.id;
@@ -541,6 +565,11 @@ export class ChatMessage extends Document {
     game.messages.set(message.id, message);
     Hooks.callAll("createChatMessage", message, options, userId);
     await ui.chat.postOne(message);
+  }
+
+  async update(changes = {}, options = {}) {
+    checkAuthor(expandObject(deepClone(changes)), game.user);
+    return super.update(changes, options);
   }
 
   _onUpdate() {

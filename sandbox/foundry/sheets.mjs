@@ -16,13 +16,32 @@
 //            `section.tab[data-tab][data-group="primary"]`; `tabs` =
 //            templates/shared/sidebar-tabs.hbs: `nav.tabs[data-group="primary"]` of
 //            `a.item.control[data-action="tab"]` icon links).
+// Every sheet's content is a <form> that submits on change, as the systems' sheets are: dnd5e 5.x
+// actor and item sheets are DocumentSheetV2 forms with `form: {submitOnChange: true}`
+// (foundryvtt/dnd5e module/applications/actor/api/base-actor-sheet.mjs, item/item-sheet.mjs);
+// Simple Worldbuilding's and pf2e's are AppV1 ActorSheet/ItemSheet forms (foundryvtt/worldbuilding
+// module/actor-sheet.js extends foundry.appv1.sheets.ActorSheet and overrides _getSubmitData),
+// which submit on change (FormApplicationOptions.submitOnChange: "Whether to automatically submit
+// the contained HTML form when an input or select element is changed"). A change anywhere in the
+// form submits every named field of it (FormDataExtended of the form) as a document update; a key
+// the document does not have is reported (sandbox/README.md: what Foundry does with it is not
+// public), so another module's inputs inside the form show up.
 import { Hooks } from "./hooks.mjs";
-import { escapeHTML } from "./utils.mjs";
+import { escapeHTML, expandObject, getProperty } from "./utils.mjs";
 import { fromUuid } from "./documents.mjs";
 import { dragByHeader } from "./window.mjs";
 
 let zIndex = 50;
 let opened = 0;
+
+// The top-level fields of the documents' schemas (ActorData, ItemData: foundryvtt.com/api/
+// interfaces/foundry.documents.types.ActorData.html, ItemData.html); `system` is the system's own
+// model and `flags` any package's.
+const DOCUMENT_FIELDS = {
+  Actor: ["_id", "name", "img", "type", "system", "prototypeToken", "items", "effects", "folder", "sort", "ownership", "flags", "_stats"],
+  Item: ["_id", "name", "img", "type", "system", "effects", "folder", "sort", "ownership", "flags", "_stats"],
+};
+const nameInput = (doc, editable) => `<input type="text" name="name" class="document-name-input" value="${escapeHTML(doc.name ?? "")}"${editable ? "" : " disabled"} aria-label="Name">`;
 
 /**
  * What every sheet here shares (foundry.applications.api.DocumentSheetV2): a floating window over
@@ -68,8 +87,38 @@ class DocumentSheetV2 {
     return this;
   }
 
+  /**
+   * The sheet's form submitted on a change (submitOnChange): its named fields, as Foundry reads a
+   * form (checkboxes as booleans, numbers as numbers), become an update of the fields that differ;
+   * a key the document's schema lacks is refused loudly.
+   */
+  async _onChangeForm(event) {
+    const form = this.element?.querySelector("form.window-content");
+    if (!form || !form.contains(event.target) || !this.isEditable) return;
+    const data = {};
+    for (const input of form.elements) {
+      if (!input.name || input.disabled || input.type === "button" || input.type === "submit") continue;
+      data[input.name] = input.type === "checkbox" ? input.checked : input.type === "number" ? (input.value === "" ? null : Number(input.value)) : input.value;
+    }
+    const fields = DOCUMENT_FIELDS[this.document.documentName] ?? [];
+    const unknown = Object.keys(data).filter((k) => !fields.includes(k.split(".")[0]));
+    if (unknown.length) {
+      const text = `Sandbox: the ${this.document.documentName} sheet's form submitted fields the ${this.document.documentName} does not have: ${unknown.join(", ")}`;
+      ui.notifications?.error(text);
+      throw new Error(text);
+    }
+    const changed = Object.fromEntries(Object.entries(data).filter(([k, v]) => getProperty(this.document._source, k) !== v));
+    if (Object.keys(changed).length) await this.document.update(expandObject(changed));
+  }
+
+  get isEditable() {
+    return Boolean(this.document.isOwner) && !this.document.pack;
+  }
+
   /** Close, tabs, raise and drag; any other `data-action` goes to `onAction(action, target)`. */
   _listen(el, onAction = () => {}) {
+    el.addEventListener("change", (ev) => this._onChangeForm(ev));
+    el.addEventListener("submit", (ev) => ev.preventDefault());
     el.addEventListener("click", async (ev) => {
       const target = ev.target.closest("[data-action]");
       if (!target || !el.contains(target)) return;
@@ -118,15 +167,15 @@ export class ActorSheetV2 extends DocumentSheetV2 {
     return `<header class="window-header"><img class="profile" src="${escapeHTML(actor.img ?? "")}" alt="">
         <h1 class="window-title">${escapeHTML(actor.name)}</h1>
         <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
-      <div class="window-content">
+      <form class="window-content" autocomplete="off">
         <nav class="sheet-tabs tabs" data-group="primary">${tab("details", "Details")}${tab("items", "Items")}</nav>
         <div class="sheet-body">
-          ${section("details", `<dl class="details"><dt>Name</dt><dd>${escapeHTML(actor.name)}</dd><dt>Type</dt><dd>${escapeHTML(actor.type ?? "base")}</dd>
+          ${section("details", `<dl class="details"><dt>Name</dt><dd>${nameInput(actor, this.isEditable)}</dd><dt>Type</dt><dd>${escapeHTML(actor.type ?? "base")}</dd>
             <dt>Owners</dt><dd>${escapeHTML(owners)}</dd></dl>`)}
           ${section("items", `<ul class="items-list">${items || "<li class=\"empty\">No items</li>"}</ul>`)}
           <p class="drop-hint">Drop items from the compendiums here</p>
         </div>
-      </div>`;
+      </form>`;
   }
 
   async render(_options = {}) {
@@ -215,7 +264,7 @@ export class PartsActorSheet extends ActorSheetV2 {
     switch (id) {
       case "header":
         return `<header class="sheet-header"><img class="portrait" src="${escapeHTML(actor.img ?? "")}" alt="">
-          <div class="document-name">${escapeHTML(actor.name)}</div></header>`;
+          <div class="document-name">${nameInput(actor, this.isEditable)}</div></header>`;
       case "sidebar":
         return `<aside class="sidebar"><dl><dt>Type</dt><dd>${escapeHTML(actor.type ?? "")}</dd></dl></aside>`;
       case "details": {
@@ -254,7 +303,7 @@ export class PartsActorSheet extends ActorSheetV2 {
     if (first) {
       el.innerHTML = `<header class="window-header"><h1 class="window-title">${escapeHTML(this.document.name)}</h1>
         <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
-        <div class="window-content"></div>`;
+        <form class="window-content" autocomplete="off"></form>`;
       this.parts = {};
     }
     const content = el.querySelector(".window-content");
@@ -356,10 +405,6 @@ export class ItemSheetV2 extends DocumentSheetV2 {
   get title() {
     return this.document.name;
   }
-  get isEditable() {
-    return Boolean(this.document.isOwner) && !this.document.pack;
-  }
-
   _html() {
     const item = this.document;
     const tab = (id, label) => `<a class="item${this.tabGroups.primary === id ? " active" : ""}" data-action="tab" data-tab="${id}" data-group="primary">${label}</a>`;
@@ -368,13 +413,13 @@ export class ItemSheetV2 extends DocumentSheetV2 {
     return `<header class="window-header"><img class="profile" src="${escapeHTML(item.img ?? "")}" alt="">
         <h1 class="window-title">${escapeHTML(item.name)}</h1>
         <button type="button" class="header-control" data-action="close" aria-label="Close">✕</button></header>
-      <div class="window-content">
+      <form class="window-content" autocomplete="off">
         <nav class="sheet-tabs tabs" data-group="primary">${tab("description", "Description")}${tab("details", "Details")}</nav>
         <section class="sheet-body">
           ${section("description", `<p class="description">${escapeHTML(item.name)}</p>`)}
-          ${section("details", `<dl class="details"><dt>Type</dt><dd>${escapeHTML(item.type ?? "")}</dd><dt>In</dt><dd>${escapeHTML(where)}</dd></dl>`)}
+          ${section("details", `<dl class="details"><dt>Name</dt><dd>${nameInput(item, this.isEditable)}</dd><dt>Type</dt><dd>${escapeHTML(item.type ?? "")}</dd><dt>In</dt><dd>${escapeHTML(where)}</dd></dl>`)}
         </section>
-      </div>`;
+      </form>`;
   }
 
   async render(_options = {}) {

@@ -83,6 +83,14 @@ export function contentVisible(message) {
   return Boolean(message.isContentVisible); // sandbox/foundry/documents.mjs ChatMessage
 }
 
+/** What a user who may not read a message's content reads instead (a blind roll, another's private roll). */
+function hiddenText(message) {
+  const key = message.blind ? "CHAT.BlindRoll" : "CHAT.PrivateRoll";
+  const text = game.i18n.localize(key);
+  if (text !== key) return text;
+  return message.blind ? "Blind roll: only the GM sees it" : `${message.author?.name ?? "?"} rolled privately`;
+}
+
 export class ChatLog {
   constructor(element) {
     this.element = element;
@@ -98,7 +106,7 @@ export class ChatLog {
     const time = new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     li.innerHTML = `<header class="message-header flexrow"><h4 class="message-sender">${escapeHTML(speaker)}</h4>
       <span class="message-metadata"><time class="message-timestamp">${time}</time></span></header>
-      <div class="message-content">${hidden ? `<p class="blind">${escapeHTML(game.i18n.localize("CHAT.BlindRoll") === "CHAT.BlindRoll" ? "Blind roll: only the GM sees it" : game.i18n.localize("CHAT.BlindRoll"))}</p>` : message.content}</div>${hidden ? "" : rollsHTML(message)}`;
+      <div class="message-content">${hidden ? `<p class="blind">${escapeHTML(hiddenText(message))}</p>` : message.content}</div>${hidden ? "" : rollsHTML(message)}`;
     const whisper = message._source.whisper ?? [];
     if (whisper.length) {
       li.classList.add("whisper");
@@ -171,7 +179,14 @@ export class SceneControls {
     canvas[c.layer].activate();
     this.render();
   }
-  render() {
+  /**
+   * render({reset}): `reset` "Re-prepare the possible list of controls"
+   * (foundryvtt.com/api/interfaces/foundry._SceneControlsRenderOptions.html): the modules'
+   * getSceneControlButtons tools are collected anew (the sandbox shows them under Shoot:
+   * `onReset`, set by sandbox/panel.mjs); a plain render keeps the tools it has.
+   */
+  render({ reset = false } = {}) {
+    if (reset) this.onReset?.();
     if (!this.element) {
       this.element = document.createElement("nav");
       this.element.id = "scene-controls";

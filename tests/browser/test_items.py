@@ -53,12 +53,12 @@ def test_an_owner_edits_a_weapon_on_its_item_tab(gm: Table) -> None:
     assert tab.locator('[name="opt.weapon_type"] option:checked').inner_text() == "Rifle"
     gm.shot("items-1-weapon-tab")
     damage.fill("3")
-    tab.locator('[data-firefight-action="item-save"]').click()
+    damage.press("Tab")  # a change saves
     page.wait_for_function(f"(a) => ({SOE_DAMAGE_JS})(a) === 3", arg=[RIFLEMAN, RIFLE])
     # Bad input: refused with the field named; nothing is written.
     tab = sheet.locator(".firefight-item")
     tab.locator('[name="opt.damage"]').fill("99")
-    tab.locator('[data-firefight-action="item-save"]').click()
+    tab.locator('[name="opt.damage"]').press("Tab")
     error = tab.locator("[data-firefight-error]")
     error.wait_for()
     assert "Damage (Table 5)" in error.inner_text()
@@ -95,15 +95,16 @@ def test_a_referee_gives_a_weapon_a_magazine_from_the_actor_sheets_weapon_list(g
     assert capacity.input_value() == ""
     assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) is None
     capacity.fill("6")
-    loaded.fill("9")
-    tab.locator('[data-firefight-action="item-save"]').click()
+    loaded.fill("9")  # each change saves: 6 rounds and none loaded is refused, then 9 of 6
+    loaded.press("Tab")
+    tab.locator("[data-firefight-error]", has_text="9").wait_for()
     error = tab.locator("[data-firefight-error]")
     error.wait_for()
     assert "Rounds loaded" in error.inner_text()
     assert RIFLE in error.inner_text()
     assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) is None
     loaded.fill("6")
-    tab.locator('[data-firefight-action="item-save"]').click()
+    loaded.press("Tab")
     page.wait_for_function(f"(a) => ({AMMO_JS})(a)?.loaded === 6", arg=[RIFLEMAN, RIFLE])
     assert page.evaluate(AMMO_JS, [RIFLEMAN, RIFLE]) == {"capacity": 6, "loaded": 6}
     sheet.locator(".ff-sheet-weapons li", has_text=RIFLE).filter(has_text="6/6").wait_for()
@@ -111,7 +112,7 @@ def test_a_referee_gives_a_weapon_a_magazine_from_the_actor_sheets_weapon_list(g
     tab = item_sheet.locator(".firefight-item")
     tab.locator('[name="opt.ammo.capacity"]').fill("")
     tab.locator('[name="opt.ammo.loaded"]').fill("")
-    tab.locator('[data-firefight-action="item-save"]').click()
+    tab.locator('[name="opt.ammo.loaded"]').press("Tab")
     page.wait_for_function(f"(a) => ({AMMO_JS})(a) === null", arg=[RIFLEMAN, RIFLE])
     _close_all(page)
     assert gm.errors == []
@@ -172,7 +173,6 @@ def test_delayed_injuries_are_rows_edited_by_keyboard(gm: Table) -> None:
     page.keyboard.press("Enter")
     assert rows.count() == 1
     assert page.evaluate("() => document.activeElement.matches('[data-list-remove]')")
-    sheet.locator('.firefight-sheet [data-firefight-action="sheet-save"]').click()
     page.wait_for_function(
         f"() => JSON.stringify(game.actors.getName({OFFICER!r})"
         ".flags.firefight.soe.delayed_injuries) === '[\"minor\"]'")
@@ -190,10 +190,9 @@ def test_a_player_reads_but_cannot_edit_an_item_they_do_not_own(server: str, bro
         tab = sheet.locator(".firefight-item")
         assert tab.locator("input, select").count() > 0
         assert tab.locator("input:enabled, select:enabled").count() == 0
-        assert tab.locator('[data-firefight-action="item-save"]').count() == 0
         _close_all(page)
         own = _item_sheet(page, RIFLEMAN, RIFLE).locator(".firefight-item")
-        assert own.locator('[data-firefight-action="item-save"]').is_enabled()
+        assert own.locator("input:enabled, select:enabled").count() > 0
         assert player.errors == []
     finally:
         player.context.close()

@@ -33,6 +33,9 @@ def _shoot(page: Any, shooter: str, target: str) -> str:
 
 
 def _to_damage_text(page: Any, mid: str) -> str:
+    details = page.locator(f'[data-message-id="{mid}"] .ff-card-details')
+    if details.get_attribute("open") is None:
+        details.locator(".ff-details-toggle").click()
     step = page.locator(f'[data-message-id="{mid}"] .ff-step', has_text="to-damage").first
     return str(step.inner_text())
 
@@ -64,16 +67,16 @@ def test_sheet_has_a_firefight_tab_generated_from_the_stats_schema(ready_table: 
     )
     assert tab.locator(".ff-sheet-armor li").count() >= 1
     ready_table.shot("20-sheet-tab")
-    # Saving writes the validated data back.
+    # A changed field saves (Tab leaves it), validated, as the system's own fields do.
     tab.locator('[name="opt.marksmanship"]').fill("15")
-    tab.locator('[data-firefight-action="sheet-save"]').click()
+    tab.locator('[name="opt.marksmanship"]').press("Tab")
     page.wait_for_function(
         "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 15", arg=OFFICER
     )
     # Bad data is refused with the actor and the field named; nothing is written.
     tab = sheet.locator(".firefight-sheet")
     tab.locator('[name="opt.marksmanship"]').fill("999")
-    tab.locator('[data-firefight-action="sheet-save"]').click()
+    tab.locator('[name="opt.marksmanship"]').press("Tab")
     error = tab.locator("[data-firefight-error]")
     error.wait_for()
     assert OFFICER in error.inner_text()
@@ -219,18 +222,23 @@ def test_the_firefight_tab_survives_re_renders_with_fresh_values(
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     sheet = open_sheet_from_directory(page, OFFICER)
     _tab_is_there_and_active(sheet)
+    # The sheet's own tab state follows (ApplicationV2#changeTab; dnd5e keys its layout on it).
+    assert page.evaluate("(n) => game.actors.getName(n).sheet.tabGroups.primary",
+                         OFFICER) == "firefight"
     renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
-    # Save: the actor is updated and its sheet renders again.
+    # A changed field saves: the actor is updated and its sheet renders again.
     field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
-    field.fill("14")
-    sheet.locator('[data-firefight-action="sheet-save"]').click()
+    value = 15 if field.input_value() == "14" else 14
+    field.fill(str(value))
+    field.press("Tab")
     page.wait_for_function(
-        "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 14", arg=OFFICER)
+        "([n, v]) => game.actors.getName(n).flags.firefight.soe.marksmanship === v",
+        arg=[OFFICER, value])
     if renders is not None:  # the parts sheet counts its renders
         page.wait_for_function("([n, r]) => game.actors.getName(n).sheet.renders > r",
                                arg=[OFFICER, renders])
     _tab_is_there_and_active(sheet)
-    assert sheet.locator('.firefight-sheet [name="opt.marksmanship"]').input_value() == "14"
+    assert sheet.locator('.firefight-sheet [name="opt.marksmanship"]').input_value() == str(value)
     # Hit by a shot whose damage is applied: the sheet shows the officer's new data.
     before = page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe", OFFICER)
     mid = _shoot(page, RIFLEMAN, OFFICER)
@@ -252,8 +260,8 @@ def test_the_firefight_tab_survives_re_renders_with_fresh_values(
 
 
 def test_unsaved_edits_survive_a_redraw_and_are_saved_over_the_new_data(ready_table: Any) -> None:
-    # A hit applied while the referee types redraws the sheet: the typed value stays, and Save
-    # writes it over the actor's new data (the hit kept).
+    # A hit applied while the referee types redraws the sheet: the typed value stays, and leaving
+    # the field saves it over the actor's new data (the hit kept).
     page = ready_table.page
     ready_table.reset()
     sheet = _open_sheet(ready_table, OFFICER)
@@ -263,7 +271,8 @@ def test_unsaved_edits_survive_a_redraw_and_are_saved_over_the_new_data(ready_ta
     field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')
     page.wait_for_function("""() => document.querySelectorAll('.firefight-sheet').length > 0""")
     assert field.input_value() == "17"
-    sheet.locator('.firefight-sheet [data-firefight-action="sheet-save"]').click()
+    field.focus()
+    page.keyboard.press("Tab")
     page.wait_for_function(
         "(n) => game.actors.getName(n).flags.firefight.soe.marksmanship === 17", arg=OFFICER)
     assert page.evaluate("(n) => game.actors.getName(n).flags.firefight.soe.hp", OFFICER) == 3
@@ -271,3 +280,46 @@ def test_unsaved_edits_survive_a_redraw_and_are_saved_over_the_new_data(ready_ta
     page.evaluate("(n) => game.actors.getName(n).update({'flags.firefight.soe.hp': 8})", OFFICER)
     assert field.input_value() == "17"
     sheet.locator('[data-action="close"]').first.click()
+
+
+WILL_JS = "(n) => game.actors.getName(n).flags.firefight.soe.will"
+
+
+def test_a_field_saves_when_it_is_left_and_a_closed_sheet_keeps_no_unsaved_edit(
+        ready_table: Any) -> None:
+    """UX walkthrough 3 #1 (issue 25): the Firefight tab saves on change, as dnd5e's and pf2e's
+    sheet fields do; closing the sheet right after typing keeps the edit; reopened, the sheet
+    shows what the actor holds, never an edit that was not saved."""
+    page = ready_table.page
+    ready_table.reset()
+    will = page.evaluate(WILL_JS, OFFICER)
+    sheet = _open_sheet(ready_table, OFFICER)
+    sheet.locator("nav .firefight-tab").click()
+    field = sheet.locator('.firefight-sheet [name="opt.will"]')
+    field.fill(str(will - 1))
+    page.keyboard.press("Tab")
+    page.wait_for_function(f"(n) => ({WILL_JS})(n) === {will - 1}", arg=OFFICER)
+    # The focus went on to the next field, though the save drew the tab again.
+    assert page.evaluate("() => Boolean(document.activeElement?.closest('.firefight-sheet'))")
+    # Typed, then the sheet closed at once (✕): the edit is kept.
+    field.fill(str(will - 2))
+    sheet.locator('[data-action="close"]').first.click()
+    sheet.wait_for(state="detached")
+    page.wait_for_function(f"(n) => ({WILL_JS})(n) === {will - 2}", arg=OFFICER)
+    # A refused value is named and not kept: reopened, the sheet shows the actor's data.
+    sheet = _open_sheet(ready_table, OFFICER)
+    sheet.locator("nav .firefight-tab").click()
+    field = sheet.locator('.firefight-sheet [name="opt.will"]')
+    field.fill("999")
+    field.press("Tab")
+    sheet.locator("[data-firefight-error]").wait_for()
+    sheet.locator('[data-action="close"]').first.click()
+    sheet.wait_for(state="detached")
+    assert page.evaluate(WILL_JS, OFFICER) == will - 2
+    sheet = _open_sheet(ready_table, OFFICER)
+    sheet.locator("nav .firefight-tab").click()
+    assert sheet.locator('.firefight-sheet [name="opt.will"]').input_value() == str(will - 2)
+    page.evaluate(f"(n) => game.actors.getName(n).update({{'flags.firefight.soe.will': {will}}})",
+                  OFFICER)
+    sheet.locator('[data-action="close"]').first.click()
+    assert ready_table.errors == []

@@ -46,12 +46,13 @@ def test_dpv_sheet_has_the_vehicle_fields(server: str, browser: Any) -> None:
         assert tab.locator('[name="opt.evasive"]').get_attribute("type") == "number"
         # Setting the armor makes it a vehicle: saved through the engine's validation.
         armor.fill("12")
+        armor.press("Tab")  # a change saves
         tab.locator('[name="opt.evasive"]').fill("3")
-        tab.locator('[data-firefight-action="sheet-save"]').click()
+        tab.locator('[name="opt.evasive"]').press("Tab")
         t.page.wait_for_function("""(n) => game.actors.getName(n).flags.firefight.dpv
             .vehicle_armor === 12""", arg=name)
-        assert t.page.evaluate("(n) => game.actors.getName(n).flags.firefight.dpv.evasive",
-                               name) == 3
+        t.page.wait_for_function(
+            "(n) => game.actors.getName(n).flags.firefight.dpv.evasive === 3", arg=name)
         assert not t.errors
     finally:
         t.context.close()

@@ -9,6 +9,8 @@
 //                           of JSON nested 100 000 deep (reliability audit D7); no reply
 //   {test: "loaded", module}  answered {type: "loaded", module, loaded}: whether Python has
 //                           imported `module`
+//   {test: "site-files", suffix}  answered {type: "site-files", suffix, names}: the files in
+//                           site-packages whose names end with `suffix`
 //
 // The query keeps the real worker a module of its own URL when the test routes the plain one here.
 import * as engine from "/modules/firefight/js-shim/engine-worker.mjs?engine";
@@ -32,6 +34,21 @@ self.onmessage = (event) => {
   if (data.test === "loaded") {
     const loaded = engine.pyodide.runPython(`__import__("sys").modules.get(${JSON.stringify(String(data.module))}) is not None`);
     self.postMessage({ type: "loaded", module: data.module, loaded });
+    return;
+  }
+  if (data.test === "site-files") {
+    const { FS } = engine.pyodide;
+    const names = [];
+    const walk = (dir) => {
+      for (const name of FS.readdir(dir)) {
+        if (name === "." || name === "..") continue;
+        const path = `${dir}/${name}`;
+        if (FS.isDir(FS.stat(path).mode)) walk(path);
+        else if (path.endsWith(String(data.suffix))) names.push(path.slice(path.lastIndexOf("/") + 1));
+      }
+    };
+    walk(engine.pyodide._api.sitePackages);
+    self.postMessage({ type: "site-files", suffix: data.suffix, names });
     return;
   }
   if (data.test === "fatal") {

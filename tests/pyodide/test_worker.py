@@ -271,6 +271,22 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][2:]
             assert [(e["module"], e["loaded"]) for e in late] == [
                 ("jinja2", False), ("firefight.cards", True)]
+            # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
+            # library deleted (js-shim/site-bundle.mjs `compactFiles`): a shot reads them (its
+            # card's template) and validates with pydantic-core.
+            shot = json.dumps({"op": "resolve", "request": json.loads(
+                (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")),
+                "entropy": [(i * 0.618034) % 1 for i in range(512)]})
+            page.evaluate("(m) => worker.postMessage({id: 7, message: m})", shot)
+            page.wait_for_function("events.some((e) => e.id === 7)")
+            reply = json.loads(next(e for e in page.evaluate("events") if e.get("id") == 7)[
+                "reply"])
+            assert reply["ok"] is True, reply
+            assert "firefight-card" in reply["value"]["html"]
+            page.evaluate("worker.postMessage({test: 'site-files', suffix: '.so'})")
+            page.wait_for_function("events.some((e) => e.type === 'site-files')")
+            found = next(e for e in page.evaluate("events") if e.get("type") == "site-files")
+            assert found["names"] == [], found
         finally:
             browser.close()
 
@@ -333,9 +349,9 @@ def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, lis
 # Boots the worker four times in one profile: the first takes a memory snapshot (pydantic_core
 # loaded, the engine imported) and stores it (js-shim/snapshot-store.mjs), the second restores it
 # (js-shim/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
-# made wrong (a table one slot longer), and the third boots without it and stores a new one; then
-# the memory in it is replaced by garbage, and the fourth does the same. Each boot answers `hello`
-# and the same resolve.
+# made wrong (a table one slot longer), and the third boots without it and stores a new one, which
+# the next boot restores; then the memory in it is replaced by garbage, and the fourth does the
+# same. Each boot answers `hello` and the same resolve.
 SNAPSHOT_PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
 <script type="module">
 const RESOLVE = JSON.stringify({op: "resolve", request: REQUEST, entropy: ENTROPY});
@@ -389,15 +405,44 @@ window.done = (async () => {
     return bytes;
   });
   const third = await boot();
+  const restored = await boot(); // the third's: failures are counted in a row
   await spoil((bytes) => bytes.fill(7, bytes.length - (1 << 24)));
   const fourth = await boot();
   const after = [await stored()];
-  return {first, second, third, fourth, keys, after};
+  return {first, second, third, restored, fourth, keys, after};
 })();
 </script>"""
-PAGES["/snapshot"] = SNAPSHOT_PAGE.replace(
-    "REQUEST", (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")).replace(
-    "ENTROPY", json.dumps([(i * 0.618034) % 1 for i in range(512)]))
+
+
+def _with_request(page: str) -> str:
+    return page.replace(
+        "REQUEST", (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")).replace(
+        "ENTROPY", json.dumps([(i * 0.618034) % 1 for i in range(512)]))
+
+
+PAGES["/snapshot"] = _with_request(SNAPSHOT_PAGE)
+# A restore that keeps failing (the link record spoiled before every boot that finds a snapshot):
+# the first boot makes one, the second fails to restore it and makes another, the third fails
+# again and gives up (no snapshot made, none stored), and the fourth does not try.
+PAGES["/snapshot-fails"] = _with_request(SNAPSHOT_PAGE.split("window.done = ", maxsplit=1)[0] + """
+const longer = (bytes) => { // the link record's table one slot longer, lengths kept
+  const text = new TextDecoder("latin1").decode(bytes.subarray(0, 4096));
+  const [found, n] = text.match(/"table":(\\d+)/);
+  bytes.set(new TextEncoder().encode(`"table":${String(Number(n) + 1).padStart(n.length, "0")}`),
+            text.indexOf(found));
+  return bytes;
+};
+window.done = (async () => {
+  const boots = [await boot()];
+  const keys = [];
+  for (let i = 0; i < 3; i++) {
+    if (await stored()) await spoil(longer);
+    boots.push(await boot());
+    keys.push(await stored());
+  }
+  return {boots, keys};
+})();
+</script>""")
 
 
 def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
@@ -423,4 +468,25 @@ def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
     for boot in ("third", "fourth"):
         assert out[boot]["ready"]["snapshot"] == "made", (boot, console)
         assert out[boot]["stored"]["stored"] is True
+    assert out["restored"]["ready"]["snapshot"] == "restored", console
     assert out["after"] == out["keys"]
+
+
+def test_a_restore_that_keeps_failing_is_given_up(server: tuple[str, list[str]]) -> None:
+    """A browser where the snapshot never restores would make and store a new one at every
+    boot (~1.5 s of CPU each): after MAX_RESTORE_FAILURES (2) failed restores in a row of the
+    runtime, the worker makes no more (js-shim/snapshot-store.mjs `noteFailure`)."""
+    console: list[str] = []
+    out = page_outcome(server[0], "/snapshot-fails", console)
+    first = out["boots"][0]
+    for boot in out["boots"]:
+        assert boot["reply"]["ok"] is True, boot
+        assert boot["resolved"] == first["resolved"]
+    runtime = json.loads((ROOT / "runtime/wheels/manifest.json").read_text())["runtime"]
+    assert [b["ready"]["snapshot"] for b in out["boots"]] == ["made", "made", "none", "none"], (
+        console)
+    assert [b["stored"] is not None for b in out["boots"]] == [True, True, False, False]
+    assert out["keys"] == [runtime, None, None]  # the third's failed one forgotten, none stored
+    tried = [line for line in console if "did not restore" in line]
+    assert len(tried) == 2, console  # the fourth boot does not try
+    assert sum("no more snapshots" in line for line in console) == 2, console

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import test from "node:test";
 import { deflateRawSync } from "node:zlib";
 
-import { compileLibraries, inflateSite, siteFiles, writeFiles } from "../../js-shim/site-bundle.mjs";
+import { compactFiles, compileLibraries, inflateSite, siteFiles, writeFiles } from "../../js-shim/site-bundle.mjs";
 
 /** A bundle as tools/build_runtime.py writes it: u32 n | n bytes of JSON index | the files. */
 function bundle(files, { extra = new Uint8Array(), index = null } = {}) {
@@ -59,4 +59,22 @@ test("the runtime's bundle holds the engine and its binary extension", { skip: !
   for (const name of ["firefight/bridge.py", "pydantic/main.py", "jinja2/__init__.py"]) assert.ok(names.has(name), name);
   assert.ok([...names].some((n) => /^firefight-.*\.dist-info\/entry_points\.txt$/.test(n)));
   assert.ok([...names].some((n) => n.startsWith("pydantic_core/") && n.endsWith(".so")));
+});
+
+test("compacting keeps every file but the binary extensions, in a buffer of its own, and frees the bundle", async () => {
+  const files = [["pkg/__init__.py", "x = 1\n"], ["pkg/_ext.so", "\0asm-bytes"], ["pkg/data.json", "{}"]];
+  const all = await inflateSite(bundle(files));
+  const out = siteFiles(all);
+  const written = new Map();
+  const unlinked = [];
+  const FS = { writeFile: (path, data) => written.set(path, data), unlink: (path) => unlinked.push(path) };
+  compactFiles(FS, "/sp", out);
+  assert.deepEqual([...written.keys()], ["/sp/pkg/__init__.py", "/sp/pkg/data.json"]);
+  assert.deepEqual([...written.values()].map((d) => Buffer.from(d).toString()), ["x = 1\n", "{}"]);
+  const [kept] = new Set([...written.values()].map((d) => d.buffer));
+  assert.equal(kept.byteLength, 8); // one buffer, only the kept files' bytes
+  assert.deepEqual(unlinked, ["/sp/pkg/_ext.so"]);
+  if (ArrayBuffer.prototype.transfer) { // Node 21+ (Chromium since 114): detached, freed at once
+    assert.equal(all.buffer.byteLength, 0);
+  }
 });

@@ -6,8 +6,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from firefight.dice import MAX_DICE
 from firefight.errors import named, rule_error
-from firefight.record import Recorder, num
+from firefight.record import Recorder, dump_recorded, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
 from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
 from firefight.rulesets.dpv.models import (
@@ -33,6 +34,10 @@ SRC_ROF = "2300ad FIRE COMBAT, \"Rate of Fire\""
 AIMED_ARC_DEG = 30
 SRC_AIMED = "2300ad COMBAT TASKS, \"To hit a target with aimed fire\""
 SRC_COVER = "2300ad ARMOR VALUES; BREACHING BARRIERS"
+# Dice of one area-fire figure at most: its duck throw and its 1D10 ("Area Fire", "Ducking"),
+# then per hit the location, the severity and the DPV x 10 throw (``wounds.resolve_hit``).
+AREA_DICE_PER_FIGURE = 2
+AREA_DICE_PER_HIT = 3
 
 
 def bands() -> list[str]:
@@ -204,28 +209,43 @@ def as_vehicle(target: DpvCombatant) -> Vehicle | None:
 def attack_odds(request: AttackRequest) -> dict[str, Any]:
     band = band_or_refuse(request.range.metres(), request.weapon)
     check_shots(request)
-    rec = Recorder.for_odds("dpv")
-    spec = aimed_spec(rec, request, band)
+    rec = Recorder.for_odds("dpv", request)  # the spec shared with the resolve
+    spec = rec.once("aimed_spec", lambda r: aimed_spec(r, request, band))
     p_hit = tasks.success_probability(spec)
     options = request.options
     dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - _cover(request))
     per_hit = wounds.hit_distribution(request.target, dpv, request.weapon.wound_type,
                                       request.settings, called=options.location)
-    p_any = 1 - (1 - p_hit) ** options.shots
     vehicle = as_vehicle(request.target)
-    if vehicle is not None:
-        results = explosives.vehicle_distribution(dpv, vehicle.armor_value)
-        outcomes = odds.shots(p_hit, results, options.shots, odds.VEHICLE, "vehicle_")
-    else:
-        outcomes = odds.shots(p_hit, odds.tiers_only(per_hit), options.shots)
+    shown = _shot_figures(p_hit, tuple(sorted(per_hit.items())), options.shots, dpv,
+                          None if vehicle is None else vehicle.armor_value)
     return chance(
         p_hit, net_modifier=spec.dm, needed=spec.number, difficulty=spec.difficulty.label,
-        band=band, dpv=num(dpv), any_hit_probability=float(p_any), outcomes=outcomes,
-        per_shot={k: float(p_hit * v) for k, v in sorted(per_hit.items())},
-        per_hit={k: float(v) for k, v in sorted(per_hit.items())},
-        per_hit_exact={k: f"{v.numerator}/{v.denominator}" for k, v in sorted(per_hit.items())},
-        modifiers=[m.model_dump(mode="json") for m in rec.modifiers],
+        band=band, dpv=num(dpv), any_hit_probability=shown["any_hit_probability"],
+        outcomes=[dict(o) for o in shown["outcomes"]],
+        **{k: dict(shown[k]) for k in ("per_shot", "per_hit", "per_hit_exact")},
+        modifiers=dump_recorded(rec.modifiers),
     )
+
+
+@lru_cache(maxsize=1024)
+def _shot_figures(p_hit: Fraction, per_hit: tuple[tuple[str, Fraction], ...], shots: int,
+                  dpv: Fraction, vehicle_armor: float | None) -> dict[str, Any]:
+    """The aimed-fire odds' figures, cached by what decides them (issue 27: a new request with
+    the numbers of one seen before, a shot at another range in the same band, is most of a
+    table's): the chance of a hit, a hit's (sorted) distribution, the shots, the DPV and a
+    vehicle's armor. Copied before they are handed out."""
+    if vehicle_armor is not None:
+        results = explosives.vehicle_distribution(dpv, vehicle_armor)
+        outcomes = odds.shots(p_hit, results, shots, odds.VEHICLE, "vehicle_")
+    else:
+        outcomes = odds.shots(p_hit, odds.tiers_only(dict(per_hit)), shots)
+    return {
+        "any_hit_probability": float(1 - (1 - p_hit) ** shots), "outcomes": outcomes,
+        "per_shot": {k: float(p_hit * v) for k, v in per_hit},
+        "per_hit": {k: float(v) for k, v in per_hit},
+        "per_hit_exact": {k: f"{v.numerator}/{v.denominator}" for k, v in per_hit},
+    }
 
 
 # --- area fire -----------------------------------------------------------------------------
@@ -263,7 +283,23 @@ def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[st
         raise rule_error("dpv", "area_extreme",
                          f"{weapon.kind} cannot employ area fire at extreme range",
                          "range", "shotguns and flechette: not at extreme", kind=weapon.kind)
+    _check_area_dice(request, hits_for(1, afv_at(weapon, read) * bursts, bursts * weapon.rpb))
     return band, read
+
+
+def _check_area_dice(request: AreaFireRequest, most: int) -> None:
+    """Every figure hit ``most`` times (a 1D10 of 1) must fit the dice a table sends
+    (``MAX_DICE``); more figures are refused before any die, naming how many fit."""
+    per_figure = AREA_DICE_PER_FIGURE + AREA_DICE_PER_HIT * most
+    figures = len(request.targets)
+    if figures * per_figure > MAX_DICE:
+        fit = MAX_DICE // per_figure
+        raise rule_error("dpv", "area_dice",
+                         f"area fire at {figures} figures may need {figures * per_figure} dice,"
+                         f" more than the {MAX_DICE} a table rolls",
+                         "targets", f"at most {fit} figures at up to {most} hits each",
+                         figures=figures, dice=figures * per_figure, max=MAX_DICE, fit=fit,
+                         hits=most, refused=False)  # the table's limit, not the rules'
 
 
 def afv_at(weapon: DpvWeapon, band: str) -> Fraction:

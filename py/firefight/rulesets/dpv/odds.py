@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.models import Modifier
+from firefight.record import dump_recorded
 from firefight.rulesets.dpv.models import P
 
 PREFIX = f"{P}.odds"
@@ -81,4 +82,4 @@ def mixture(parts: Iterable[tuple[Fraction, dict[str, Fraction]]]) -> dict[str, 
 
 
 def dumped(mods: list[Modifier]) -> list[dict[str, Any]]:
-    return [m.model_dump(mode="json") for m in mods]
+    return dump_recorded(mods)

@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from firefight.errors import rule_error
@@ -125,6 +125,7 @@ class TaskSpec:
         return int(tables().tasks["fumble_face"][self.dice])
 
 
+@lru_cache(maxsize=1024)  # a TaskSpec is the numbers alone (issue 27: fresh requests)
 def success_probability(spec: TaskSpec) -> Fraction:
     """Exact chance of success (a fumble always fails; the aimed-fire 1 is a miss as well)."""
     dist = distribution(spec.dice)

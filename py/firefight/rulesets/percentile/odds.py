@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_recorded
 from firefight.rulesets.percentile.data import tables
 from firefight.rulesets.percentile.models import P, PercentileAttackRequest
 from firefight.rulesets.percentile.small_arms import plan_shot, roll_result
@@ -134,14 +135,14 @@ def fire_odds(outcomes: RollOutcomes, rolls: int, life_force: int) -> FireOdds:
 
 def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
     """The Shoot dialog's odds; its chance built by the same recorded rows as the roll's."""
-    rec = Recorder.for_odds("percentile")
-    shot = plan_shot(request, rec)
+    rec = Recorder.for_odds("percentile", request)  # the plan shared with the resolve
+    shot = rec.once("plan_shot", lambda r: plan_shot(request, r))
     plan = shot.plan
-    outcomes = roll_outcomes(shot.chance, shot.kill_at, plan.rounds_per_roll, shot.multiplier)
-    fire = fire_odds(outcomes, plan.rolls, request.target.stats.life_force)
+    figures = _fire_figures(shot.chance, shot.kill_at, plan.rounds_per_roll, shot.multiplier,
+                            plan.rolls, request.target.stats.life_force)
     return {
-        "probability": float(fire.hit),
-        "exact": _exact(fire.hit),
+        "probability": figures["probability"],
+        "exact": figures["exact"],
         "chance": shot.chance,
         "net_modifier": shot.chance - shot.bp - plan.rounds_per_roll,
         "rolls": plan.rolls,
@@ -149,16 +150,29 @@ def attack_odds(request: PercentileAttackRequest) -> dict[str, Any]:
         "kill_at": shot.kill_at,
         "damage_multiplier": shot.multiplier,
         "range_inches": float(shot.range_in),
-        "any_hit_probability": float(fire.any_hit),
-        "any_hit_exact": _exact(fire.any_hit),
-        "kill_probability": float(fire.kill_rule),
-        "kill_exact": _exact(fire.kill_rule),
-        "death_probability": float(fire.death),
-        "death_exact": _exact(fire.death),
-        "modifiers": [m.model_dump(mode="json") for m in rec.modifiers],
+        **{k: figures[k] for k in ("any_hit_probability", "any_hit_exact", "kill_probability",
+                                   "kill_exact", "death_probability", "death_exact")},
+        "modifiers": dump_recorded(rec.modifiers),
         # Why the chance is what it is beyond the modifiers (facing made it hasty fire, a row
         # that did not count for this weapon), as the card will show them.
-        "notes": [n.model_dump(mode="json") for n in rec.notes],
-        "outcomes": [{"key": f"{P}.odds.{name}", "probability": float(p), "exact": _exact(p)}
-                     for name, n in fire.counts for p in (Fraction(n, fire.total),)],
+        "notes": dump_recorded(rec.notes),
+        "outcomes": [dict(o) for o in figures["outcomes"]],
+    }
+
+
+@lru_cache(maxsize=1024)
+def _fire_figures(chance: int, kill_at: int, rounds_per_roll: int, multiplier: int,  # noqa: PLR0917
+                  rolls: int, life_force: int) -> dict[str, Any]:
+    """The odds' figures, cached by the numbers that decide them (issue 27: a new request with
+    the numbers of one seen before, a shot at another range in the same band, is most of a
+    table's). Its lists' dicts are copied before they are handed out."""
+    fire = fire_odds(roll_outcomes(chance, kill_at, rounds_per_roll, multiplier), rolls,
+                     life_force)
+    return {
+        "probability": float(fire.hit), "exact": _exact(fire.hit),
+        "any_hit_probability": float(fire.any_hit), "any_hit_exact": _exact(fire.any_hit),
+        "kill_probability": float(fire.kill_rule), "kill_exact": _exact(fire.kill_rule),
+        "death_probability": float(fire.death), "death_exact": _exact(fire.death),
+        "outcomes": tuple({"key": f"{P}.odds.{name}", "probability": float(p), "exact": _exact(p)}
+                          for name, n in fire.counts for p in (Fraction(n, fire.total),)),
     }

@@ -405,15 +405,25 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
             reads[tens * 11 + ones] = roll_result(d100(tens, ones), shot.chance, shot.kill_at,
                                                   shot.plan.rounds_per_roll, shot.multiplier)
 
+    # A hit's (kill, damage) by the faces, None for a miss: plain tuples, read at C speed.
+    hits = [None if r is None or not r.hit else (r.kill, r.damage) for r in reads]
+    ends: dict[tuple[int, bool], Engagement] = {}  # what the lab counts, by (life left, hit)
+
     def run(face: Face) -> Engagement:
         life, hit = life_before, False
         for _ in range(rolls):
-            r = reads[face(10) * 11 + face(10)]  # the tens die first, as _roll_d100 rolls
-            if r is not None and r.hit:
+            r = hits[face(10) * 11 + face(10)]  # the tens die first, as _roll_d100 rolls
+            if r is not None:
                 hit = True
-                life = 0 if r.kill else max(0, life - r.damage)
+                life = 0 if r[0] else max(0, life - r[1])
                 if life == 0:
                     break  # the man is dead: the rolls left change nothing counted
+        found = ends.get((life, hit))
+        if found is None:
+            found = ends[life, hit] = end(life, hit)
+        return found
+
+    def end(life: int, hit: bool) -> Engagement:
         state = ("already_dead" if life_before == 0 else "dead" if life == 0 else
                  "wounded" if hit else "miss")
         effects: tuple[tuple[str, str | None], ...] = (

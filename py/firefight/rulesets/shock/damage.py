@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from firefight import house
 from firefight.errors import named, rule_error
 from firefight.models import Modifier
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_recorded
 from firefight.rulesets.shock import to_hit
 from firefight.rulesets.shock.data import D10, SEVERITY_ROWS, exact, tables
 from firefight.rulesets.shock.models import (
@@ -289,13 +289,27 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
         p_hit = to_hit.hit_probability(target_number)
         out.update(to_hit="house", net_modifier=target_number, target_number=target_number)
     mods = mods + severity_ledger(request)
-    given_hit = outcome_distribution(request)
+    shown = _figures(p_hit, tuple(outcome_distribution(request).items()))
     out.update(
-        probability=float(p_hit), exact=exact(p_hit),
-        given_hit={k: float(v) for k, v in given_hit.items() if v},
-        given_hit_exact={k: exact(v) for k, v in given_hit.items() if v},
-        incapacitate_probability=float(p_hit * (given_hit["shock"] + given_hit["death"])),
-        modifiers=[m.model_dump(mode="json") for m in mods],
-        outcomes=shown_outcomes(p_hit, given_hit),
+        probability=shown["probability"], exact=shown["exact"],
+        given_hit=dict(shown["given_hit"]), given_hit_exact=dict(shown["given_hit_exact"]),
+        incapacitate_probability=shown["incapacitate_probability"],
+        modifiers=dump_recorded(mods),
+        outcomes=[dict(o) for o in shown["outcomes"]],
     )
     return out
+
+
+@lru_cache(maxsize=1024)
+def _figures(p_hit: Fraction, given_hit: tuple[tuple[str, Fraction], ...]) -> dict[str, Any]:
+    """The odds' figures from the chance to hit and the outcomes given a hit, cached by them
+    (issue 27: most new requests have the numbers of one seen before); copied when handed
+    out."""
+    given = dict(given_hit)
+    return {
+        "probability": float(p_hit), "exact": exact(p_hit),
+        "given_hit": {k: float(v) for k, v in given_hit if v},
+        "given_hit_exact": {k: exact(v) for k, v in given_hit if v},
+        "incapacitate_probability": float(p_hit * (given["shock"] + given["death"])),
+        "outcomes": tuple(shown_outcomes(p_hit, given)),
+    }

@@ -7,6 +7,7 @@ Will check follow.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from firefight.dice import exploding
@@ -74,17 +75,17 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
     every outcome (``odds.shot_outcomes``); every modifier the card will show before the roll."""
     range_m = request.range.metres()
     check_allowed(request, range_m)
-    rec = Recorder.for_odds("soe")
-    hit_mods = to_hit_ledger(rec, request, range_m)
-    dmg_mods = to_damage_ledger(rec, request)
+    rec = Recorder.for_odds("soe", request)  # the ledgers shared with the resolve
+    hit_mods = rec.once("to_hit", lambda r: to_hit_ledger(r, request, range_m))
+    dmg_mods = rec.once("to_damage", lambda r: to_damage_ledger(r, request))
     hit, dmg = opposed.total(hit_mods), opposed.total(dmg_mods)
     if request.settings.pretrauma:  # the Will roll that follows a shot (its own step)
         pretrauma.wound_check_ledger(rec, request)
     ties = opposed.ties_to_attacker(request)
     p_hit = success_probability(hit, ties_to_acting=ties)
     p_injure = over_roll_at_least(1, dmg)
-    outcomes = shot_outcomes(hit, dmg, ties=ties, projectiles=shots(request),
-                             mode=injury_mode(request), hp=injury.hp_of(request))
+    outcomes = _outcomes(hit, dmg, ties=ties, projectiles=shots(request),
+                         mode=injury_mode(request), hp=injury.hp_of(request))
     return {
         "probability": float(p_hit),
         "exact": f"{p_hit.numerator}/{p_hit.denominator}",
@@ -93,8 +94,19 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
         "injury_probability": float(p_hit * p_injure),
         "damage_modifier": dmg,
         "modifiers": opposed.dumped(rec.modifiers),
-        "outcomes": opposed.outcomes(outcomes),
+        "outcomes": [dict(o) for o in outcomes],
     }
+
+
+@lru_cache(maxsize=1024)
+def _outcomes(hit: int, dmg: int, *, ties: bool, projectiles: int, mode: str, hp: int
+              ) -> tuple[dict[str, Any], ...]:
+    """The odds' ``outcomes``, cached by what decides them (issue 27: a new request with the
+    numbers of one seen before, a shot at another range in the same band, is most of a
+    table's): the two ledgers' totals, who wins ties, the projectiles, the injury mode and
+    the target's HP. Copied before they are handed out."""
+    return tuple(opposed.outcomes(shot_outcomes(hit, dmg, ties=ties, projectiles=projectiles,
+                                                mode=mode, hp=hp)))
 
 
 # --- the balance lab ------------------------------------------------------------------------
@@ -116,14 +128,28 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
     ties, n, by_hp = opposed.ties_to_attacker(request), shots(request), (
         injury_mode(request) == "hit_points")
     hp_before, band = injury.hp_of(request), tables().injury.lookup
+    # What a hit comes to depends on the two over-rolls alone: worked out once per pair (issue
+    # 27: the tables' lookups were most of an engagement).
+    seen: dict[tuple[int, int], Engagement] = {}
+
+    def rant(face: Face) -> int:  # one RANT d20's total: ``sum(exploding(face, 20))``
+        x = face(20)
+        return x if x != 20 else sum(exploding(face, 20, x))
 
     def run(face: Face) -> Engagement:
         # soe 2.3: the to-hit opposed roll, the shooter's die first.
-        over = sum(exploding(face, 20)) + hit_mod - sum(exploding(face, 20))
+        over = rant(face) + hit_mod - rant(face)
         if not wins(over, ties):
             return MISS
-        # soe 2.4: the to-damage roll; Table 4's multiplier for several projectiles.
-        base = sum(exploding(face, 20)) + dmg_mod - sum(exploding(face, 20))
+        # soe 2.4: the to-damage roll.
+        base = rant(face) + dmg_mod - rant(face)
+        found = seen.get((over, base))
+        if found is None:
+            found = seen[over, base] = hit(over, base)
+        return found
+
+    def hit(over: int, base: int) -> Engagement:
+        # Table 4's multiplier for several projectiles.
         damage = max(0, base) * (damage_multiplier(over, n) if n > 1 else 1)
         kind = band(damage)
         effects: tuple[tuple[str, str | None], ...] = ()

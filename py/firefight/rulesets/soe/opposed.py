@@ -9,7 +9,7 @@ from typing import Any
 
 from firefight.models import Modifier
 from firefight.rant import OpposedRoll, opposed_roll, success_probability
-from firefight.record import Recorder
+from firefight.record import Recorder, dump_recorded
 from firefight.rulesets.soe.models import SoeAttackRequest, SoeCombatant, SoeSettings
 
 P = "FIREFIGHT.soe"
@@ -51,7 +51,7 @@ def outcomes(pairs: list[tuple[str, Fraction]]) -> list[dict[str, Any]]:
 
 def dumped(mods: list[Modifier]) -> list[dict[str, Any]]:
     """The odds contract's ``modifiers``, as the card shows them."""
-    return [m.model_dump(mode="json") for m in mods]
+    return dump_recorded(mods)
 
 
 def check_odds(mods: list[Modifier], ties: bool, success: str, failure: str

@@ -420,7 +420,7 @@ export async function advanceTime(api, hours = 0.5, ruleset = currentRuleset()) 
   game.time?.advance?.(Math.round(hours * 3600));
   // Nothing fell due: said, so the referee knows the time passed (UX walkthrough 3 #14).
   if (!messages.length) {
-    ui.notifications?.info(t("FIREFIGHT.ui.actions.clock.nothing", "{hours} h passed: nobody on the healing clock was due a roll.", { hours: numberText(hours) }));
+    globalThis.ui?.notifications?.info(t("FIREFIGHT.ui.actions.clock.nothing", "{hours} h passed: nobody on the healing clock was due a roll.", { hours: numberText(hours) }));
   }
   return messages;
 }

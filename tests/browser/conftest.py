@@ -192,3 +192,13 @@ def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | N
               f"{f'&system={system}' if system else ''}")
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     return t
+
+
+def open_card(page: Any, mid: str) -> Any:
+    """A chat card's message with its "Dice and modifiers" opened, as a person reading its steps
+    does (the card leads with its result: templates/card.html.j2)."""
+    message = page.locator(f'[data-message-id="{mid}"]')
+    toggle = message.locator(".ff-details-toggle")
+    if toggle.count() and message.locator(".ff-card-details").get_attribute("open") is None:
+        toggle.click()
+    return message

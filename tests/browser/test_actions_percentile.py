@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Table, open_table
+from conftest import Table, open_card, open_table
 
 SHOOTER = "Corporal Ada Kowalski"  # at (200, 300), rifle
 TARGET = "Grenadier Karl Vogt"  # at (500, 900): south-south-east of the shooter
@@ -38,7 +38,7 @@ def pct_table(server: str, browser: Any) -> Iterator[Table]:
 
 
 def _card(page: Any, mid: str) -> str:
-    return str(page.locator(f'[data-message-id="{mid}"]').inner_text())
+    return str(open_card(page, mid).inner_text())
 
 
 def _sighting(page: Any) -> Any:
@@ -84,7 +84,7 @@ def test_sighting_in_twice_gives_plus_20_and_resets(pct_table: Table) -> None:
     mid = page.evaluate(SHOOT_JS)
     options = page.evaluate("(id) => game.messages.get(id).flags.firefight.request.options", mid)
     assert options["sighting_turns"] == 2
-    step = page.locator(f'[data-message-id="{mid}"] tr', has_text="Sighting in").first
+    step = open_card(page, mid).locator("tr", has_text="Sighting in").first
     assert "+20" in step.inner_text()
     # Firing resets it; so does moving after sighting in again.
     assert _sighting(page) is None

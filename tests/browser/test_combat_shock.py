@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, SHOTS, Table
+from conftest import BOOT_TIMEOUT_MS, SHOTS, Table, open_card
 
 # Chits per turn by quality (shock Troop Quality, P1-P4: x one chit, xx two).
 CHITS = {"untrained": 1, "conscript": 2, "green": 3, "regular": 4, "experienced": 5,
@@ -154,7 +154,7 @@ def test_shot_during_an_activation_resolves_by_location_and_class(shock_table: T
     damage_class = result["request"]["weapon"]["damage_class"]
     assert outcome["damage_class"] == damage_class
     assert outcome["wounds_added"] == ["I", "II", "III", "IV", "V"].index(damage_class) + 1
-    card = page.locator(f'[data-message-id="{message_id}"]')
+    card = open_card(page, message_id)
     assert "SHOCK has no to-hit rule" in card.inner_text()
     card.locator('[data-firefight-action="apply-effects"]').click()
     page.wait_for_function("(id) => game.messages.get(id).flags.firefight.applied",
@@ -198,7 +198,7 @@ def test_end_of_round_runs_the_shock_checks_and_shows_them_on_the_tokens(
     assert "unconscious" in unit["statuses"]
     token = shock_table.token(target)
     assert token.locator('.status[data-status="unconscious"]').count() == 1
-    text = page.locator(f'[data-message-id="{end["id"]}"]').inner_text()
+    text = open_card(page, end["id"]).inner_text()
     assert target in text
     # A unit in shock puts no chits in the cup for the new round.
     quality = page.evaluate(UNIT_JS, target)["quality"]

@@ -202,3 +202,23 @@ def open_card(page: Any, mid: str) -> Any:
     if toggle.count() and message.locator(".ff-card-details").get_attribute("open") is None:
         toggle.click()
     return message
+
+
+def open_gm_and_player(server: str, browser: Any, ruleset: str, pack: str,
+                       user: str = "Player 1") -> tuple[Any, Table, Table]:
+    """The GM's page and `user`'s of one world (one browser context: they share it), its
+    ruleset `ruleset`, its scene `pack`'s actors: (context, GM, player)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    key = "'firefight-sandbox.settings'"
+    settings = json.dumps({"firefight.ruleset": ruleset})
+    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
+        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
+    tables = []
+    for who in ("", f"&user={user.replace(' ', '%20')}"):
+        page = context.new_page()
+        t = Table(server, context, page)
+        page.on("pageerror", lambda e, t=t: t.errors.append(str(e)))
+        page.goto(f"{server}?pack={pack}{who}")
+        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+        tables.append(t)
+    return context, tables[0], tables[1]

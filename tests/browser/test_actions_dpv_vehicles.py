@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from _js import AIM_TARGETS_JS as AIM_JS
 from _js import FORGE_JS
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, open_gm_and_player
 
 APC, TANK, CAR = "Hover APC (house)", "Tracked tank (house)", "Wheeled car (house)"
 SET_DICE = """(u) => { globalThis.__u ??= CONFIG.Dice.randomUniform;
@@ -28,18 +28,8 @@ class Pair:
 
 @pytest.fixture(scope="module")
 def pair(server: str, browser: Any) -> Iterator[Pair]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), 'firefight.ruleset': 'dpv'}}))""")
-    tables = []
-    for who in ("", "&user=Player%201"):
-        page = context.new_page()
-        t = Table(server, context, page)
-        page.on("pageerror", lambda e, t=t: t.errors.append(str(e)))
-        page.goto(f"{server}?pack=dpv-vehicles{who}")
-        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-        tables.append(t)
+    context, gm_table, player_table = open_gm_and_player(server, browser, "dpv", "dpv-vehicles")
+    tables = [gm_table, player_table]
     # The first load learns the features from the engine; the tools come with the next one.
     tables[0].page.reload()
     tables[0].page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _js import AIM_TARGETS_JS, FORGE_JS
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import Table, open_gm_and_player
 
 GREEN, VETERAN, ELITE = "Green soldier (NPC)", "Veteran soldier (NPC)", "Elite soldier (NPC)"
 API = "game.modules.get('firefight').api"
@@ -37,18 +37,8 @@ class Pair:
 
 @pytest.fixture(scope="module")
 def pair(server: str, browser: Any) -> Iterator[Pair]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), 'firefight.ruleset': 'dpv'}}))""")
-    tables = []
-    for who in ("", "&user=Player%201"):
-        page = context.new_page()
-        t = Table(server, context, page)
-        page.on("pageerror", lambda e, t=t: t.errors.append(str(e)))
-        page.goto(f"{server}?pack=dpv-npcs{who}")
-        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-        tables.append(t)
+    context, gm_table, player_table = open_gm_and_player(server, browser, "dpv", "dpv-npcs")
+    tables = [gm_table, player_table]
     gm, p1 = tables
     # The GM gives Player 1 the green soldier (what the ownership dialog does); no auto-apply.
     gm.page.evaluate("""(n) => game.actors.getName(n).update({'ownership.sandboxPlayer001': 3})""",

@@ -196,8 +196,14 @@ export function cardParams(params, localize = (k) => k) {
   return out;
 }
 
-/** Pure: a probability as a percentage in the client's language; never "0.0%" for a possible outcome. */
-export function percentText(p, lang = "en") {
+/**
+ * Pure: a probability as a percentage in the client's language; never "0.0%" for a possible
+ * outcome. A certain or impossible one (its exact fraction "1/1" or "0/1", or p exactly 1 or 0)
+ * reads "100 %" or "0 %", never "> 99.9 %".
+ */
+export function percentText(p, lang = "en", exact = null) {
+  const sure = exact === "1/1" || exact === "1" ? 1 : exact === "0/1" || exact === "0" ? 0 : p;
+  if (sure === 1 || sure === 0) return new Intl.NumberFormat(lang, { style: "percent" }).format(sure);
   const fmt = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
   if (p > 0 && p < 0.0005) return `< ${fmt.format(0.001)}`;
   if (p < 1 && p > 0.9995) return `> ${fmt.format(0.999)}`;
@@ -223,7 +229,7 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
   const outcomeTable = (outcomes, caption = "") => `<table class="ff-outcomes">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
     <thead><tr><th scope="col">${escapeHTML(L.outcome)}</th><th scope="col" class="ff-num">${escapeHTML(L.chance)}</th></tr></thead>
     <tbody>${outcomes.map((o) => `<tr data-outcome="${escapeHTML(o.key)}" data-probability="${escapeHTML(o.probability)}"${o.probability === 0 ? ' class="ff-impossible"' : ""}>
-      <th scope="row">${escapeHTML(say(o.key, o.params))}</th><td class="ff-num"${exactTitle(o.exact)}>${escapeHTML(percentText(o.probability, lang))}</td></tr>`).join("")}</tbody></table>`;
+      <th scope="row">${escapeHTML(say(o.key, o.params))}</th><td class="ff-num"${exactTitle(o.exact)}>${escapeHTML(percentText(o.probability, lang, o.exact))}</td></tr>`).join("")}</tbody></table>`;
   const figures = Array.isArray(odds?.figures) ? odds.figures.filter((f) => Array.isArray(f?.outcomes)) : [];
   const outcomes = figures.length
     ? figures.map((f) => `<div data-figure-odds="${escapeHTML(f.figure ?? "")}">${outcomeTable(f.outcomes, f.name ?? "")}</div>`).join("")

@@ -124,7 +124,7 @@ function pickTokens({ attacker, target }) {
 function formatOdds(odds) {
   const net = odds.net_modifier;
   const netText = net === undefined ? "" : `${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
-  return { pct: percentText(odds.probability, cardLanguage()), detail: netText };
+  return { pct: percentText(odds.probability, cardLanguage(), odds.exact), detail: netText };
 }
 
 const WHY_KEY = "firefight.whyOpen";

@@ -137,6 +137,8 @@ class Ruleset:
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
         if act.odds_on_card is not None and not act.odds_on_card(request):
             shown = {}
+        if not rec.roller.records:  # no die decided anything: no chance on the card
+            shown = {}
         if shown and act.odds_label_key and "label_key" not in shown:
             shown["label_key"] = act.odds_label_key
         return act, rec, dumped, shown

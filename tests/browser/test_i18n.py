@@ -157,14 +157,15 @@ DIE_LABELS_JS = """(selector) => {
     });
 }"""
 # Words of the card's modifier tables (not the rule citations) broken over two lines ("Tota|l",
-# "Fertigkei|t 1": UX walkthrough 3 #9): a word whose range has boxes on two lines.
+# "Fertigkei|t 1": UX walkthrough 3 #9): a word (letters and digits; a line may end after a
+# dash, as in a range "11-50") whose range has boxes on two lines.
 BROKEN_WORDS_JS = """(selector) => {
     const out = [];
     const cells = document.querySelectorAll(`${selector} .ff-modifiers td:not(.ff-mod-source)`);
     for (const cell of cells) {
         const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-            for (const m of n.textContent.matchAll(/\\S+/g)) {
+            for (const m of n.textContent.matchAll(/[\\p{L}\\p{N}]+/gu)) {
                 const range = document.createRange();
                 range.setStart(n, m.index);
                 range.setEnd(n, m.index + m[0].length);

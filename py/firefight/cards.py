@@ -6,6 +6,7 @@ The template holds no rules and computes nothing; every string a user or pack au
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -164,12 +165,23 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
         "chance": percent(odds["probability"], lang) if "probability" in odds else "",
         "chance_label": t(odds.get("label_key", "FIREFIGHT.card.chance")),
         "effects": effects,
+        "rounds": _rounds(outcome, t),
         "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}
                   for n in result.get("notes", [])],
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
             "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",
             "source", "roll", "exploded")},
     }
+
+
+def _rounds(outcome: dict[str, Any], t: Callable[..., str]) -> str:
+    """The rounds an action fired and, when the table sent the magazine, those left in it."""
+    fired = outcome.get("rounds_fired")
+    if not isinstance(fired, int) or isinstance(fired, bool) or fired <= 0:
+        return ""
+    if isinstance(outcome.get("rounds_left"), int):
+        return t("FIREFIGHT.card.rounds_left", outcome)
+    return t("FIREFIGHT.card.rounds_fired", outcome)
 
 
 class DieView(BaseModel):

@@ -225,6 +225,8 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
   const L = { outcome: "Outcome", chance: "Chance", modifier: "Modifier", value: "Value", source: "Source",
     notes: "Notes", noModifiers: "No modifiers", exact: "exactly {fraction}", ...labels };
   const say = (key, params) => format(key, cardParams(params, (k) => format(k)));
+  // A rule's citation as written; one Firefight words itself is a lang key (cards.py `source`).
+  const sourceText = (text) => (typeof text === "string" && text.startsWith("FIREFIGHT.") ? format(text) : text ?? "");
   const exactTitle = (fraction) => (fraction ? ` title="${escapeHTML(L.exact.replace("{fraction}", fraction))}" data-exact="${escapeHTML(fraction)}"` : "");
   const outcomeTable = (outcomes, caption = "") => `<table class="ff-outcomes">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
     <thead><tr><th scope="col">${escapeHTML(L.outcome)}</th><th scope="col" class="ff-num">${escapeHTML(L.chance)}</th></tr></thead>
@@ -238,9 +240,9 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
   const modifiers = mods.length ? `<table class="ff-modifiers">
     <thead><tr><th scope="col">${escapeHTML(L.modifier)}</th><th scope="col" class="ff-num">${escapeHTML(L.value)}</th><th scope="col">${escapeHTML(L.source)}</th></tr></thead>
     <tbody>${mods.map((m) => `<tr data-modifier="${escapeHTML(m.key)}"><th scope="row">${escapeHTML(say(m.key, m.params))}</th>
-      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(m.source ?? "")}</td></tr>`).join("")}</tbody></table>`
+      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(sourceText(m.source))}</td></tr>`).join("")}</tbody></table>`
     : Array.isArray(odds?.modifiers) ? `<p class="ff-no-modifiers">${escapeHTML(L.noModifiers)}</p>` : "";
   const noteList = Array.isArray(odds?.notes) ? odds.notes : [];
-  const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(n.source)}</span>` : ""}</li>`).join("")}</ul>` : "";
+  const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(sourceText(n.source))}</span>` : ""}</li>`).join("")}</ul>` : "";
   return { outcomes, why: `${notes}${modifiers}` };
 }

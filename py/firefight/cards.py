@@ -118,6 +118,11 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     def t(key: str, params: dict[str, Any] | None = None) -> str:
         return translate(key, lang, **_params(params or {}, lang))
 
+    def source(text: str) -> str:
+        """A rule's citation as written, or one Firefight words itself (a lang key: a house
+        rule's, shock ``to_hit.HOUSE``) in the reader's language."""
+        return t(text) if text.startswith("FIREFIGHT.") else text
+
     dice = result.get("dice", [])
     steps = []
     for step in result.get("steps", []):
@@ -127,7 +132,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
             "kind": step["kind"],
             "label": t(step["label_key"], step.get("params")),
             "modifiers": [{"label": t(m["key"], m.get("params")), "value": signed(m["value"]),
-                           "raw": m["value"], "source": m["source"], "side": m["side"]}
+                           "raw": m["value"], "source": source(m["source"]), "side": m["side"]}
                           for m in mods],
             "modifier_total": signed(step.get("modifier_total", 0)),
             "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1,
@@ -139,7 +144,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
             "outcome": t(step["outcome_key"], {**step.get("numbers", {}),
                                                **step.get("params", {})})
             if step.get("outcome_key") else "",
-            "source": step.get("params", {}).get("source", ""),
+            "source": source(step.get("params", {}).get("source", "")),
         })
     card = result.get("card", {})
     outcome = result.get("outcome", {})
@@ -166,7 +171,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
         "chance_label": t(odds.get("label_key", "FIREFIGHT.card.chance")),
         "effects": effects,
         "rounds": _rounds(outcome, t),
-        "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}
+        "notes": [{"text": t(n["key"], n.get("params")), "source": source(n.get("source", ""))}
                   for n in result.get("notes", [])],
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
             "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",

@@ -172,3 +172,20 @@ def _flat(node: Any, prefix: str = "") -> dict[str, str]:
     for k, v in node.items():
         out.update(_flat(v, f"{prefix}.{k}" if prefix else k))
     return out
+
+
+def test_a_house_rules_source_is_said_in_the_readers_language() -> None:
+    """SHOCK's house to-hit rule cited itself in English on a German card ("Firefight house rule
+    (not in SHOCK): shooter's Prowess", UX walkthrough 3 #8): its source is a lang key now."""
+    request = example("shock_dshk.json")
+    request["options"]["referee_confirmed_hit"] = False  # the house rule rolls
+    result = firefight.resolve(request, seed=2)
+    assert {m["source"] for m in result["modifiers"] if m["step"] == "to_hit"} == {
+        "FIREFIGHT.shock.source.house"}
+    german = firefight.render_card(result, lang="de")
+    assert "Firefight-Hausregel (nicht in SHOCK)" in german
+    assert "house rule" not in german
+    assert "FIREFIGHT." not in german
+    assert "Firefight house rule (not in SHOCK)" in firefight.render_card(result)
+    odds = firefight.odds(request)
+    assert {m["source"] for m in odds["modifiers"]} == {"FIREFIGHT.shock.source.house"}

@@ -97,3 +97,24 @@ def test_a_critical_point_without_a_roll_shows_no_chance(server: str, browser: A
         assert t.errors == []
     finally:
         t.context.close()
+
+
+def test_holding_an_activation_offers_to_record_it_not_damage(server: str, browser: Any) -> None:
+    """SHOCK's hold-an-activation card changes the unit's pool, not its wounds: its button says
+    so (the result's outcome names it), not "Apply damage"."""
+    t = open_table(server, browser, "shock", "shock-troops")
+    page = t.page
+    try:
+        names = page.evaluate("() => canvas.tokens.placeables.map((tk) => tk.name)")
+        page.evaluate("""(n) => canvas.tokens.placeables.find((tk) => tk.name === n).actor
+            .update({'flags.firefight.shock.pool': 0, 'flags.firefight.shock.state': 'ok'})""",
+                      names[0])
+        t.token(names[0]).click()
+        dialog = _open_action(page, "activation_pool")
+        card = _roll(page, dialog)
+        button = card.locator('[data-firefight-action="apply-effects"]')
+        assert button.inner_text().strip() == "Record in the pool"
+        assert "damage" not in card.locator(".firefight-card-actions").inner_text()
+        assert t.errors == []
+    finally:
+        t.context.close()

@@ -151,5 +151,6 @@ def activation_pool(request: PoolRequest, rec: Recorder) -> None:
                max=most)
     rec.note("pool", source=POOL_SOURCE, max=most)
     rec.outcome = {"change": change, "pool_before": unit.pool, "pool": after, "max": most,
-                   "summary_key": rec.key(f"outcome.pool_{change}")}
+                   "summary_key": rec.key(f"outcome.pool_{change}"),
+                   "apply_key": rec.key("apply.pool")}  # the card's button: not damage
     rec.card("activation_pool", name=unit.name, pool=after, max=most)

@@ -65,7 +65,8 @@ def treat(request: TreatRequest, rec: Recorder) -> None:
             rec.note("treated_in_shock", source=EVACUATE_SOURCE, name=name)
     rec.note("procedure_treat", source=TREAT_SOURCE)
     rec.outcome = {"treated": treated, "treated_names": ", ".join(treated),
-                   "summary_key": rec.key("outcome.treat" if treated else "outcome.treat_none")}
+                   "summary_key": rec.key("outcome.treat" if treated else "outcome.treat_none"),
+                   "apply_key": rec.key("apply.treat")}  # the card's button: not damage
     rec.card("treat", n=len(request.units))
 
 

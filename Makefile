@@ -124,8 +124,13 @@ test-foundry: setup
 	fi
 	$(PY) -m pytest tests/foundry -rs -p no:cacheprovider
 
+# make module BASE_URL=https://host/firefight/0.1.0 [MANIFEST_URL=...] [PROJECT_URL=...]: the
+# release's address in module.json (url, manifest, download); README "Hosting a release".
+BASE_URL ?=
+MANIFEST_URL ?=
+PROJECT_URL ?=
 module: runtime packs
-	$(PY) tools/build_module.py
+	$(PY) tools/build_module.py --base-url "$(BASE_URL)" --manifest-url "$(MANIFEST_URL)" --project-url "$(PROJECT_URL)"
 
 bench: setup chromium module
 	$(PY) tools/bench.py

@@ -11,9 +11,10 @@ import { MODULE_ID } from "./config.mjs";
 import { actingParticipant, combatant, weaponsOf, itemEntry, rulesetData, ownsToken, SELF_FIELDS } from "./request.mjs";
 import { rollDataFromResult } from "./dice.mjs";
 import { fieldsFromSchema, defaultValues, renderFields, readForm, escapeHTML, resolveRef, choicesUnder } from "./form.mjs";
-import { t, said, numberText } from "./i18n.mjs";
+import { t, said, numberText, fieldErrorsText, errorText } from "./i18n.mjs";
 import { rulesetSettings, houseSettings, unitMetres } from "./settings.mjs";
-import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
+import { currentRuleset, reportError, resolveWithEntropy, measureRange, preRequest, asRolled, announceResult, actionTables, oddsBoxHTML, liveOdds, cardLanguage } from "./shoot.mjs";
+import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 import { rulesetActions, tableFeatures, houseRules, unitTable } from "./catalog.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML } from "./house.mjs";
 import { metresBetween, pixelsPerMetre } from "./geometry.mjs";
@@ -360,7 +361,9 @@ export async function act(engine, applier, action, opts = {}) {
       if (plan.options) req.options = options;
       for (const f of check ? scalarFields : []) {
         if (f.required && (req[f.name] === undefined || req[f.name] === null || req[f.name] === "")) {
-          throw new Error(t("FIREFIGHT.ui.actions.error.required", "{field} is required.", { field: f.label }));
+          const err = new Error(t("FIREFIGHT.ui.actions.error.required", "{field} is required.", { field: f.label }));
+          err.fields = [{ field: f.name }]; // marked on the dialog (checkBeforeRoll)
+          throw err;
         }
       }
       // The world's RollTables the ruleset sends with this action (features.actionTables).
@@ -376,9 +379,21 @@ export async function act(engine, applier, action, opts = {}) {
     };
     const needsDialog = opts.dialog !== false && (fields.length || house.fields.length || weapons.length || plan.list?.place);
     if (needsDialog) {
-      // The dialog's live odds (issue 15) ask for the request its choices make, unchecked.
-      const odds = (c) => engine.call("odds", { request: complete(c, { check: false }) });
-      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds });
+      // The dialog's live odds (issue 15) and "Copy request" (issue 28) take the request its
+      // choices make, unchecked.
+      const requestNow = (c) => asRolled(complete(c, { check: false }), { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list });
+      const odds = (c) => engine.call("odds", { request: requestNow(c) });
+      // Roll is refused in the dialog, the dialog kept open, while its request would be: a
+      // required field left empty, or what the engine refuses (its field named by its label).
+      const validate = async (c) => {
+        try {
+          await engine.call("odds", { request: asRolled(complete(c), { ruleset, action, user: game.user, actor: ctx.self, target: ctx.target, targets: ctx.list }) });
+          return null;
+        } catch (err) {
+          return err;
+        }
+      };
+      chosen = await actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, requestNow, validate });
       if (!chosen) return null;
       // "Place area" (template.mjs): the area is placed by hand, then the action is asked there.
       if (chosen.place) {
@@ -411,7 +426,7 @@ export async function act(engine, applier, action, opts = {}) {
   }
 }
 
-async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds }) {
+async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, values, figures, house, odds, requestNow, validate }) {
   const DialogV2 = foundry.applications.api.DialogV2;
   const read = (form) => {
     const out = { ...readForm(form, fields), ...readForm(form, house.fields) };
@@ -427,7 +442,8 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
     classes: ["firefight-dialog", "firefight-action-dialog"],
     position: { width: 460 },
     content: dialogHTML({ ruleset, action, ctx, plan, weapons, fields, values, figures, house })
-      + (odds ? oddsBoxHTML(t("FIREFIGHT.ui.dialog.chance", "Chance")) : ""),
+      + (odds ? oddsBoxHTML(t("FIREFIGHT.ui.dialog.chance", "Chance")) : "") + copyRequestHTML()
+      + "<p class=\"ff-dialog-error\" data-firefight-dialog-error role=\"alert\" hidden></p>",
     buttons: [
       { action: "go", label: t("FIREFIGHT.ui.actions.go", "Roll"), icon: "fa-solid fa-dice", default: true,
         callback: (event, button) => read(button.form) },
@@ -439,6 +455,7 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
       const root = dialog?.element ?? event?.target?.element;
       const form = root?.querySelector("form") ?? root;
       if (!form) return;
+      wireCopyRequest(form, () => requestNow(read(form)));
       // The chosen weapon's magazine, with the rounds each odds reply says the action fires.
       let showAmmo = () => {};
       const refresh = odds ? liveOdds(form, async () => {
@@ -447,10 +464,55 @@ async function actionDialog({ ruleset, action, ctx, plan, weapons, fields, value
         return reply;
       }) : null;
       showAmmo = wireAmmo(form, () => read(form).weapon, () => refresh?.());
+      if (validate) checkBeforeRoll(root, form, () => validate(read(form)));
     },
     rejectClose: false,
   });
   return result && typeof result === "object" ? result : null;
+}
+
+/**
+ * Roll (the dialog's default button, by click or Enter) goes through only when `check()` finds
+ * nothing wrong; otherwise the dialog stays open, the message under the form and the fields at
+ * fault marked and named by their labels, the first one focused (a mistake costs no retyping).
+ */
+function checkBeforeRoll(root, form, check) {
+  const go = root.querySelector('[data-action="go"]');
+  const box = root.querySelector("[data-firefight-dialog-error]");
+  if (!go || !box) return;
+  let passed = false;
+  go.addEventListener("click", async (ev) => {
+    if (passed) return; // checked: on to the dialog's own handling
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    const err = await check();
+    for (const el of form.querySelectorAll(".ff-invalid")) el.classList.remove("ff-invalid");
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    if (!err) {
+      box.hidden = true;
+      passed = true;
+      go.click();
+      passed = false;
+      return;
+    }
+    const groupOf = (path) => {
+      for (const name of [String(path), String(path).split(".").slice(1).join("."), String(path).split(".").at(-1)]) {
+        const group = name && form.querySelector(`.form-group[data-field="${CSS.escape(name)}"]`);
+        if (group) return group;
+      }
+      return null;
+    };
+    const labelOf = (path) => groupOf(path)?.querySelector("label")?.textContent ?? "";
+    const named = (err.fields ?? []).some((f) => f.reason || f.key); // the engine's: a reason per field
+    box.textContent = (named && fieldErrorsText(err, labelOf)) || errorText(err);
+    box.hidden = false;
+    const groups = (err.fields ?? []).map((f) => groupOf(f.field)).filter(Boolean);
+    for (const group of groups) {
+      group.classList.add("ff-invalid");
+      group.querySelector("input, select, textarea")?.setAttribute("aria-invalid", "true");
+    }
+    (groups[0]?.querySelector("input, select, textarea") ?? go).focus();
+  }, { capture: true });
 }
 
 /** A picker of the ruleset's actions (plus the table's own, e.g. "sight_in"). */

@@ -228,28 +228,39 @@ function storedRuleset() {
   }
 }
 
-/** Put the choices into the registered `ruleset` setting in place (the same object Foundry holds). */
-function updateChoices() {
-  const config = game.settings.settings.get(`${MODULE_ID}.${RULESET_KEY}`);
-  if (!config) return;
-  const next = rulesetChoices(current, storedRuleset());
-  const live = config.choices ?? (config.choices = {});
-  for (const k of Object.keys(live)) if (!(k in next)) delete live[k];
-  Object.assign(live, next);
+// The world's stored ruleset as last read or changed, for the choices function (which must not
+// call game.settings.get itself: Foundry may validate a read against the same choices).
+let knownRuleset = "";
+
+/**
+ * The `ruleset` setting's field: a StringField whose `choices` is a function, asked each time the
+ * value is validated or the list is drawn, so the engine's rulesets (known only after init) count
+ * without changing the registered config (StringField `choices`: "A function may be provided which
+ * dynamically returns the array of choices", foundryvtt.com/api/classes/
+ * foundry.data.fields.StringField.html; dnd5e 5.3.3 registers its "calendar" setting the same way,
+ * module/settings.mjs). Whether v13 sees choices changed in place after registration is not public.
+ */
+function rulesetField() {
+  return new foundry.data.fields.StringField({
+    required: true, blank: true, initial: "", choices: () => rulesetChoices(current, knownRuleset),
+  });
 }
 
 function registerAll() {
   const localize = (k) => game.i18n?.localize?.(k) ?? k;
   for (const { prefix, entries } of catalogSettings(current, localize)) registerSettingEntries(prefix, entries);
   for (const menu of catalogMenus(current)) registerRulesetMenu(menu);
-  updateChoices();
 }
 
 /**
  * At init: the hidden cache, the `ruleset` choice and every setting of the cached catalog.
  * (Plugin strings from the cache are merged at `i18nInit`, when the translations are loaded.)
+ * `onRulesetChange(value)`: called whenever the world's ruleset changes, by the setting's own
+ * `onChange` ("A callback function which triggers when the setting is changed", SettingConfig),
+ * which covers the first value (a new Setting document: createSetting) and later ones
+ * (updateSetting) alike.
  */
-export function registerCatalogSettings() {
+export function registerCatalogSettings({ onRulesetChange } = {}) {
   game.settings.register(MODULE_ID, CACHE_KEY, { scope: "world", config: false, type: Object, default: {} });
   let cached = null;
   try {
@@ -258,8 +269,13 @@ export function registerCatalogSettings() {
   useCatalog(cached);
   game.settings.register(MODULE_ID, RULESET_KEY, {
     name: "FIREFIGHT.ui.settings.ruleset.name", hint: "FIREFIGHT.ui.settings.ruleset.hint",
-    scope: "world", config: true, type: String, choices: { ...PENDING_CHOICE }, default: "",
+    scope: "world", config: true, type: rulesetField(), default: "",
+    onChange: (value) => {
+      knownRuleset = value ?? "";
+      onRulesetChange?.(value);
+    },
   });
+  knownRuleset = storedRuleset();
   registerAll();
   if (current.rulesets.length) resolveReady(current);
 }
@@ -286,7 +302,7 @@ export function reportPlugin({ name, error }) {
 }
 
 /**
- * The engine's catalog (`hello` or `rescan`): used from now on; choices updated in place, new
+ * The engine's catalog (`hello` or `rescan`): used from now on (the ruleset choices follow), new
  * settings registered, plugin strings merged, broken plugins reported; the active GM keeps it in
  * the world's cache (and records the engine's default as the world's ruleset when none was
  * chosen, so the world keeps it); then Hooks "firefight.rulesetsChanged" (catalog).

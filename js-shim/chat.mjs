@@ -239,7 +239,10 @@ function tokenOf(el) {
  * Hovering (or focusing) a name highlights its token on the canvas, as dnd5e's attack card does
  * (ChatMessage5e#_onTargetHoverIn: `token._onHoverIn(event, {hoverOutOthers: true})` on a visible,
  * uncontrolled token; `_onHoverOut` when the pointer leaves); a click or Enter selects it (its
- * owner) (ChatMessage5e#_onTargetMouseDown).
+ * owner) (ChatMessage5e#_onTargetMouseDown). `_onHoverIn`/`_onHoverOut` are PlaceableObject's
+ * protected handlers: v13 has no public call that hovers a token (its `hover` is set by them), and
+ * dnd5e 5.3.3, verified on v14, calls the same two (module/documents/chat-message.mjs); both are
+ * called only if present.
  */
 function wireParticipants(footer) {
   for (const li of footer.querySelectorAll(".ff-participant")) {

@@ -136,18 +136,49 @@ export function segmentsCross(p1, p2, q1, q2) {
   return (d1 === 0 && on(q1, q2, p1)) || (d2 === 0 && on(q1, q2, p2)) || (d3 === 0 && on(p1, p2, q1)) || (d4 === 0 && on(p1, p2, q2));
 }
 
+// CONST.WALL_DIRECTIONS (foundryvtt.com/api/enums/foundry.CONST.WALL_DIRECTIONS.html): BOTH 0
+// "The wall collides from both directions", LEFT 1 "The wall collides only when a ray strikes its
+// left side", RIGHT 2 "... its right side" (WallData `dir`: "The direction of effect imposed by
+// this wall").
+const WALL_LEFT = 1;
+const WALL_RIGHT = 2;
+
 /**
- * Pure: the walls (WallData: `c` [x0, y0, x1, y1], `move`, `door`, `ds`) a line of fire from
+ * Pure: which side of the wall A-B a point is on, as foundry.utils.orient2dFast(a, b, c) answers
+ * ("A positive value if the points are in counter-clockwise order (C lies to the left of AB)";
+ * negative: right; 0: on the line. Foundry's is "adapted from" mourner/robust-predicates, whose
+ * orient2dfast this formula is; canvas coordinates, y down).
+ */
+export function sideOf(a, b, c) {
+  return (a.y - c.y) * (b.x - c.x) - (a.x - c.x) * (b.y - c.y);
+}
+
+/** Pure: does a wall stop a ray that starts at `from`, given its direction (`dir`)? */
+export function wallFaces(wall, from) {
+  const dir = wall?.dir ?? 0;
+  if (dir !== WALL_LEFT && dir !== WALL_RIGHT) return true;
+  const [x0, y0, x1, y1] = wall.c;
+  const side = sideOf({ x: x0, y: y0 }, { x: x1, y: y1 }, from);
+  return dir === WALL_LEFT ? side > 0 : side < 0;
+}
+
+/**
+ * Pure: the walls (WallData: `c` [x0, y0, x1, y1], `move`, `dir`, `door`, `ds`) a line of fire from
  * `from` to `to` crosses, nearest the target first. A wall that restricts no movement (`move`
- * 0: CONST.WALL_MOVEMENT_TYPES.NONE) or an open door (`ds` 1: CONST.WALL_DOOR_STATES.OPEN) stops
- * nothing. (The documented WallData is read here: Foundry's collision test answers whether a
- * line is blocked, not by which wall, and a wall's own cover is in its flags.)
+ * 0: CONST.WALL_MOVEMENT_TYPES.NONE), an open door (`ds` 1: CONST.WALL_DOOR_STATES.OPEN), or a
+ * one-way wall struck from its open side (`dir`, wallFaces) stops nothing. Proximity thresholds
+ * do not apply: WallData `threshold` has only `light`, `sight`, `sound` ("Minimum distance from a
+ * vision source for which this wall blocks vision", foundryvtt.com/api/interfaces/
+ * foundry.documents.types.WallThresholdData.html), and a shot is stopped as movement is. (The
+ * documented WallData is read here: Foundry's collision test answers whether a line is blocked,
+ * not by which wall, and a wall's own cover is in its flags.)
  */
 export function wallsBetween(from, to, walls) {
   const out = [];
   for (const wall of walls ?? []) {
     const c = wall?.c;
     if (!Array.isArray(c) || c.length !== 4 || wall.move === 0 || (wall.door > 0 && wall.ds === 1)) continue;
+    if (!wallFaces(wall, from)) continue;
     const q1 = { x: c[0], y: c[1] };
     const q2 = { x: c[2], y: c[3] };
     if (!segmentsCross(from, to, q1, q2)) continue;

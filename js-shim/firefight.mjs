@@ -140,7 +140,7 @@ installFeatures(api, engine);
 Hooks.once("init", () => {
   // The ruleset choice and every ruleset's and house rule's settings, from the world's cached
   // catalog (updated in place once the engine reports: catalog.mjs).
-  registerCatalogSettings();
+  registerCatalogSettings({ onRulesetChange: () => refreshControls() });
   registerCoreSettings();
   // Plugin wheels of the active modules, loaded by every boot after the engine's own.
   const { wheels, problems } = pluginWheels(Array.from(game.modules?.values?.() ?? []), MODULES_BASE);
@@ -240,11 +240,10 @@ Hooks.on("renderTokenHUD", (hud, html) => {
 // Foundry collect them again (v13 SceneControls#render({reset: true}) calls getSceneControlButtons
 // anew; a plain render only refreshes the tools it has: as the Dice Tray module (dice-calculator)
 // re-renders the controls when its setting changes).
+// Another ruleset: the `ruleset` setting's onChange (registerCatalogSettings above), which also
+// sees the world's first choice (a new Setting document fires createSetting, not updateSetting).
 const refreshControls = () => ui.controls?.render?.({ reset: true });
 Hooks.on("firefight.rulesetsChanged", refreshControls);
-Hooks.on("updateSetting", (setting) => {
-  if (setting?.key === `${MODULE_ID}.ruleset`) refreshControls();
-});
 
 // Scene controls (Foundry v13): "Firefight actions" on the token controls; the referee's clock.
 Hooks.on("getSceneControlButtons", (controls) => {

@@ -219,11 +219,15 @@ function signedText(v) {
  * whole outcome before the roll"): each outcome's chance in the client's language with its exact
  * fraction as a tooltip; each modifier with its signed value and the rule it comes from, labelled
  * by the same lang keys and params as the card; per-figure outcomes when the odds have `figures`.
- * labels: {outcome, chance, modifier, value, source, notes, noModifiers, exact (with {fraction})}.
+ * The modifiers are grouped by the step they count in, each group under the step's name
+ * (`labels.step(id)`) with its total.
+ * labels: {outcome, chance, modifier, value, source, notes, noModifiers, exact (with {fraction}),
+ * total, step (a function: step id -> its name)}.
  */
 export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {} } = {}) {
   const L = { outcome: "Outcome", chance: "Chance", modifier: "Modifier", value: "Value", source: "Source",
-    notes: "Notes", noModifiers: "No modifiers", exact: "exactly {fraction}", ...labels };
+    notes: "Notes", noModifiers: "No modifiers", exact: "exactly {fraction}", total: "Total",
+    step: (id) => String(id).replace(/_/g, " "), ...labels };
   const say = (key, params) => format(key, cardParams(params, (k) => format(k)));
   // A rule's citation as written; one Firefight words itself is a lang key (cards.py `source`).
   const sourceText = (text) => (typeof text === "string" && text.startsWith("FIREFIGHT.") ? format(text) : text ?? "");
@@ -237,10 +241,20 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
     ? figures.map((f) => `<div data-figure-odds="${escapeHTML(f.figure ?? "")}">${outcomeTable(f.outcomes, f.name ?? "")}</div>`).join("")
     : Array.isArray(odds?.outcomes) && odds.outcomes.length ? outcomeTable(odds.outcomes) : "";
   const mods = Array.isArray(odds?.modifiers) ? odds.modifiers : [];
-  const modifiers = mods.length ? `<table class="ff-modifiers">
+  // One table per step the modifiers count in (to hit, to damage ...), in the order they come,
+  // each under the step's name and closed by its total: the sum of the rows above it.
+  const steps = [...new Set(mods.map((m) => m.step ?? ""))];
+  const stepTable = (step) => {
+    const rows = mods.filter((m) => (m.step ?? "") === step);
+    const total = rows.reduce((sum, m) => sum + (typeof m.value === "number" ? m.value : 0), 0);
+    const caption = step ? L.step(step) : "";
+    return `<table class="ff-modifiers" data-step="${escapeHTML(step)}">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
     <thead><tr><th scope="col">${escapeHTML(L.modifier)}</th><th scope="col" class="ff-num">${escapeHTML(L.value)}</th><th scope="col">${escapeHTML(L.source)}</th></tr></thead>
-    <tbody>${mods.map((m) => `<tr data-modifier="${escapeHTML(m.key)}"><th scope="row">${escapeHTML(say(m.key, m.params))}</th>
-      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(sourceText(m.source))}</td></tr>`).join("")}</tbody></table>`
+    <tbody>${rows.map((m) => `<tr data-modifier="${escapeHTML(m.key)}"><th scope="row">${escapeHTML(say(m.key, m.params))}</th>
+      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(sourceText(m.source))}</td></tr>`).join("")}</tbody>
+    <tfoot><tr class="ff-subtotal"><th scope="row">${escapeHTML(L.total)}</th><td class="ff-num" data-total="${total}">${escapeHTML(signedText(Math.round(total * 1000) / 1000))}</td><td></td></tr></tfoot></table>`;
+  };
+  const modifiers = mods.length ? steps.map(stepTable).join("")
     : Array.isArray(odds?.modifiers) ? `<p class="ff-no-modifiers">${escapeHTML(L.noModifiers)}</p>` : "";
   const noteList = Array.isArray(odds?.notes) ? odds.notes : [];
   const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(sourceText(n.source))}</span>` : ""}</li>`).join("")}</ul>` : "";

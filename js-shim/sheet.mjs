@@ -405,6 +405,15 @@ export function placeTab(sheet, root, section, places = {}) {
     ev.stopPropagation();
     sheet._firefightTab = true;
     setActive("firefight");
+    // An ApplicationV2 sheet keeps its own tab state (tabGroups; dnd5e's `tab-<id>` class and
+    // per-tab sidebar follow it): told through its public ApplicationV2#changeTab.
+    if (typeof sheet.changeTab === "function" && sheet.tabGroups) {
+      try {
+        sheet.changeTab("firefight", group, { force: true });
+      } catch (err) {
+        console.warn("Firefight | the sheet's changeTab refused the Firefight tab", err);
+      }
+    }
   };
   link.addEventListener("click", open);
   link.addEventListener("keydown", (ev) => {

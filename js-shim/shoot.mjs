@@ -12,6 +12,7 @@ import { worldTables } from "./features.mjs";
 import { houseFields, houseOptions, houseRequest, houseSectionHTML, chosenHouseOptions, unknownHouseOption } from "./house.mjs";
 import { checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
 import { placeButton, placeAndAct, severalTargets, severalTargetsError } from "./template.mjs";
+import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 
 export { currentRuleset };
 
@@ -41,7 +42,6 @@ function autoOptions(ctx) {
  * ("target.stats.hp") is shown with that actor's name, so the referee knows whose data to fix.
  */
 export function reportError(err, request = null) {
-  console.error("Firefight |", err);
   let text = errorText(err);
   if (err instanceof EngineError && err.fields?.length) {
     // The engine labels the field (`label_key`); a side's field also names its actor.
@@ -54,7 +54,17 @@ export function reportError(err, request = null) {
       return who(f.field) ? `${who(f.field)} — ${one}` : one;
     }).join("; ");
   }
+  // A refusal of what the user chose is said to them, and noted in the console without a stack;
+  // a fault of ours (the engine's internal error, a script error) is logged whole, for a report.
+  if (isFault(err)) console.error("Firefight |", err);
+  else console.warn(`Firefight | ${text}`);
   ui.notifications?.error(`Firefight: ${text}`);
+}
+
+/** Pure: whether an error is a fault of the code (reported with its stack), not a refusal. */
+export function isFault(err) {
+  if (err instanceof EngineError) return err.code === "internal_error";
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError || !(err instanceof Error);
 }
 
 /** The language cards are rendered in (Foundry's client language). */
@@ -120,11 +130,22 @@ function pickTokens({ attacker, target }) {
   return { a, b, targets: targets.length ? targets : [b] };
 }
 
-/** The headline chance in the client's language; the exact fraction goes in a tooltip (issue 16: no raw fractions). */
+/**
+ * The headline chance in the client's language (the exact fraction goes in a tooltip: issue 16,
+ * no raw fractions). A shot of several rolls (the odds' `rolls`) says its chance is per roll and
+ * that the outcomes below are for the whole shot; the modifiers' totals are in "Why", per step.
+ */
 function formatOdds(odds) {
-  const net = odds.net_modifier;
-  const netText = net === undefined ? "" : `${t("FIREFIGHT.ui.dialog.net", "net modifier")} ${net >= 0 ? "+" : ""}${net}`;
-  return { pct: percentText(odds.probability, cardLanguage(), odds.exact), detail: netText };
+  const rolls = Number.isInteger(odds.rolls) && odds.rolls > 1 ? odds.rolls : 0;
+  const detail = rolls ? t("FIREFIGHT.ui.dialog.rolls", "per roll; this shot makes {n} {n:roll|rolls}: the outcomes are for all of them", { n: rolls }) : "";
+  return { pct: percentText(odds.probability, cardLanguage(), odds.exact), detail };
+}
+
+/** A step's name for the "Why" tables: the ruleset's own step label (`FIREFIGHT.<id>.step.<step>`, as the card's). */
+function stepName(step) {
+  const key = `FIREFIGHT.${currentRuleset()}.step.${step}`;
+  const text = t(key, "");
+  return text && text !== key ? text : String(step).replace(/_/g, " ");
 }
 
 const WHY_KEY = "firefight.whyOpen";
@@ -232,6 +253,8 @@ export function showOdds(root, odds, err = null) {
       source: t("FIREFIGHT.ui.dialog.source", "Source"), notes: t("FIREFIGHT.ui.dialog.notes", "Notes"),
       noModifiers: t("FIREFIGHT.ui.dialog.noModifiers", "No modifiers"),
       exact: t("FIREFIGHT.ui.dialog.exact", "exactly {fraction}"),
+      total: t("FIREFIGHT.ui.dialog.total", "Total"),
+      step: stepName,
     },
   });
   if (outcomes) outcomes.innerHTML = parts.outcomes;
@@ -252,7 +275,7 @@ function dialogContent({ a, b, targets = [b], range, weapons, fields, values, ho
   ${renderFields(fields, values)}
   ${houseSectionHTML(house.rules, house.fields, values, { heading: t("FIREFIGHT.ui.dialog.houseRules", "House rules"), localize: (k) => game.i18n.localize(k) })}
   </div>
-  <div class="ff-shot-outcome">${oddsBoxHTML()}</div>
+  <div class="ff-shot-outcome">${oddsBoxHTML()}${copyRequestHTML()}</div>
   </div>
 </div>`;
 }
@@ -297,10 +320,15 @@ async function shotDialog(engine, ctx) {
       if (!form) return;
       // The chosen weapon's magazine, with the rounds each odds reply says the shot fires.
       let showAmmo = () => {};
-      const refresh = liveOdds(form, async () => {
+      // The request the choices make now: for the live odds and "Copy request".
+      const requestNow = () => {
         const { weaponItem, options, house: chosen } = read(form);
         const request = buildRequest({ ruleset, attackerToken: a, targetToken: b, weaponItem, range, options, settings: ctx.settings, house: chosen, tables: ctx.tables });
-        const odds = await engine.call("odds", { request });
+        return asRolled(request, { ruleset, action: "attack", user: game.user, attacker: a, target: b, weapon: weaponItem, gmRolls: !game.user?.isGM && gmRollsShots() });
+      };
+      wireCopyRequest(form, requestNow);
+      const refresh = liveOdds(form, async () => {
+        const odds = await engine.call("odds", { request: requestNow() });
         showAmmo(roundsOf(odds));
         return odds;
       });
@@ -424,6 +452,18 @@ async function shootThroughGM(a, b, request) {
  */
 export function preRequest(request, context) {
   return Hooks.call("firefight.preRequest", request, context) !== false;
+}
+
+/**
+ * The request a dialog's choices make as it will be rolled: "firefight.preRequest" run on a copy
+ * (context.odds: true), so the odds shown (and "Copy request") are the odds of the request that
+ * is rolled (issue 26: a handler's change was in the card, not in the dialog). A handler that
+ * cancels leaves the copy as it made it.
+ */
+export function asRolled(request, context) {
+  const copy = structuredClone(request);
+  Hooks.call("firefight.preRequest", copy, { ...context, odds: true });
+  return copy;
 }
 
 /** Hooks "firefight.result" (result, message) once a result's card is posted. */

@@ -90,6 +90,18 @@ export function severalTargetsError(check, names) {
 
 // --- placing a circle ----------------------------------------------------------------------------
 
+/**
+ * End the template layer's own drag that the placing click may have begun, as dnd5e's
+ * AbilityTemplate#_finishPlacement does: v13's TemplateLayer#_onDragLeftCancel (protected: there
+ * is no public v13 call for it), v14's public PlaceablesLayer#clearPreviewContainer
+ * (foundryvtt/dnd5e 5.3.3 module/canvas/ability-template.mjs: `if ( game.release.generation < 14 )
+ * this.layer._onDragLeftCancel(event); else this.layer.clearPreviewContainer();`).
+ */
+export function endLayerDrag(layer, event, generation = globalThis.game?.release?.generation ?? 13) {
+  if (generation < 14) layer?._onDragLeftCancel?.(event);
+  else layer?.clearPreviewContainer?.();
+}
+
 /** The scene point of a canvas pointer event (PIXI's FederatedPointerEvent#getLocalPosition). */
 function pointOf(event, layer) {
   const p = event.getLocalPosition?.(layer) ?? event.data?.getLocalPosition?.(layer);
@@ -121,8 +133,7 @@ export async function placeCircle({ distance, flags = {}, color = null, create =
   return new Promise((resolve, reject) => {
     const view = canvas.app.view;
     const finish = (event) => {
-      // The layer's own drag that the same click may have begun (dnd5e's _finishPlacement).
-      layer._onDragLeftCancel?.(event);
+      endLayerDrag(layer, event);
       canvas.stage.off("mousemove", move);
       canvas.stage.off("mousedown", confirm);
       view.oncontextmenu = null;

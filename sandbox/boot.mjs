@@ -15,6 +15,7 @@ import { Collection } from "./foundry/collection.mjs";
 import { Roll, Die, NumericTerm, OperatorTerm } from "./foundry/dice.mjs";
 import { Actor, Item, User, Scene, ChatMessage, TokenDocument, MeasuredTemplateDocument, fromUuid, fromUuidSync } from "./foundry/documents.mjs";
 import { ClientSettings } from "./foundry/settings.mjs";
+import { DataField, StringField } from "./foundry/fields.mjs";
 import { ApplicationV2 } from "./foundry/application.mjs";
 import { Localization } from "./foundry/i18n.mjs";
 import { Notifications, ChatLog, SceneControls } from "./foundry/ui.mjs";
@@ -25,7 +26,7 @@ import * as net from "./foundry/net.mjs";
 import { startPanel } from "./panel.mjs";
 import { startSidebar } from "./sidebar.mjs";
 import { Combat, Combatant, CombatEncounters, CombatTracker } from "./foundry/combat.mjs";
-import { systemFor } from "./foundry/systems.mjs";
+import { systemFor, unversionedDocumentProblems } from "./foundry/systems.mjs";
 import { validateManifest, manifestErrors, moduleEntry, packFromSource, resolveModules } from "./foundry/packages.mjs";
 import { GRID_DIAGONALS, diagonalRule } from "./foundry/grid.mjs";
 import { installDiceSoNice } from "./foundry/dice-so-nice.mjs";
@@ -132,6 +133,7 @@ function installGlobals() {
     Hooks, Roll, ChatMessage, Actor, Item, User, Scene, TokenDocument, Collection, fromUuid, fromUuidSync, Combat, Combatant,
     foundry: {
       utils: { ...utils, Collection },
+      data: { fields: { DataField, StringField } },
       applications: { api: { ApplicationV2, DialogV2 }, sheets: { ActorSheetV2 } },
       dice: { Roll, terms: { Die, NumericTerm, OperatorTerm } },
       documents: { Actor, Item, User, Scene, ChatMessage, TokenDocument, Combat, Combatant },
@@ -213,7 +215,13 @@ async function buildWorld(manifest) {
   const tokens = [];
   const owners = [PLAYER_1, PLAYER_2];
   for (const pack of actorPacks) {
-    for (const data of await fetchJSON(PACK_API + pack.name)) {
+    const docs = await fetchJSON(PACK_API + pack.name);
+    // The scene's actors are imported from the pack: what the system would make of their version
+    // (each in the console, one lasting error for the GM).
+    const problems = docs.flatMap((data) => unversionedDocumentProblems(game.system.id, data));
+    for (const problem of problems.slice(1)) console.error(`Sandbox | ${pack.name}: ${problem}`);
+    if (problems.length) reportPackage(`${pack.name}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`);
+    for (const data of docs) {
       const place = LAYOUT[data._id] ?? defaultPlace(tokens.length, owners);
       if (place.owner) data.ownership = { ...data.ownership, [place.owner]: 3 };
       const actor = new Actor(data);

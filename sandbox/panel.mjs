@@ -93,25 +93,28 @@ export function startPanel() {
   Hooks.once("ready", watchEngine);
   document.getElementById("shoot-button").addEventListener("click", () => game.modules.get("firefight").api.shoot());
   addActionButtons();
+  ui.controls.onReset = addActionButtons;
   document.getElementById("reset-button").addEventListener("click", () => location.reload());
   showRuleset();
   // The ruleset's name is known once the engine's catalog is (a fresh world shows its id before).
   Hooks.on("firefight.rulesetsChanged", showRuleset);
-  Hooks.on("updateSetting", (setting) => {
+  // A world setting's first value creates its Setting document (createSetting), later ones update it.
+  const onRuleset = (setting) => {
     if (setting?.key !== "firefight.ruleset") return;
     showRuleset();
     refreshPanel();
     // A page left meanwhile (a reload) aborts the pack fetch: not an error of the table's.
     tableForRuleset(setting.value).catch((err) => console.warn("sandbox | table for ruleset:", err));
-  });
+  };
+  Hooks.on("createSetting", onRuleset);
+  Hooks.on("updateSetting", onRuleset);
   refreshPanel();
 }
 
 function showRuleset() {
-  const setting = game.settings.settings.get("firefight.ruleset");
   const rid = game.settings.get("firefight", "ruleset");
   const label = document.getElementById("ruleset-label");
-  label.textContent = game.i18n.localize(setting?.choices?.[rid] ?? rid);
+  label.textContent = game.i18n.localize(game.settings._choicesOf("firefight.ruleset")?.[rid] ?? rid);
   label.title = label.textContent; // the top bar may cut it (sandbox.css): whole on hover
 }
 
@@ -141,6 +144,7 @@ function addActionButtons() {
   Hooks.callAll("getSceneControlButtons", controls);
   const tools = Object.values(controls.tokens.tools).filter((tool) => tool.visible !== false)
     .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  document.querySelector("#shot-panel .scene-tools")?.remove();
   if (!tools.length) return;
   const row = document.createElement("div");
   row.className = "scene-tools";

@@ -80,8 +80,9 @@ async function settingsDialog() {
     const value = game.settings.get(s.namespace, s.key);
     const disabled = s.scope === "world" && !game.user.isGM ? " disabled" : "";
     let input;
-    if (s.choices) {
-      input = `<select id="${id}" name="${escapeHTML(s.id)}"${disabled}>${Object.entries(s.choices).map(([k, label]) =>
+    const choices = game.settings._choicesOf(s.id);
+    if (choices) {
+      input = `<select id="${id}" name="${escapeHTML(s.id)}"${disabled}>${Object.entries(choices).map(([k, label]) =>
         `<option value="${escapeHTML(k)}"${k === value ? " selected" : ""}>${escapeHTML(game.i18n.localize(label))}</option>`).join("")}</select>`;
     } else if (s.type === Boolean) input = `<input type="checkbox" id="${id}" name="${escapeHTML(s.id)}"${value ? " checked" : ""}${disabled}>`;
     else input = `<input type="${s.type === Number ? "number" : "text"}" id="${id}" name="${escapeHTML(s.id)}" value="${escapeHTML(value ?? "")}" step="any"${disabled}>`;

@@ -8,8 +8,8 @@ Issue 17's figures: CPython resolves a second on each ruleset's example request
 (tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache,
 percentile semi-automatic 60 rounds, where one resolve's time goes (the parse cache, the
 ruleset's resolver, the odds lookup, the result dict), the module zip's size, Pyodide's
-`import firefight.bridge` with and without the wheels' bytecode, and the balance lab's
-engagements a second. Then:
+`import firefight.bridge` with and without the wheels' bytecode, the balance lab's
+engagements a second and a 20-point sweep's time (issue 28). Then:
 
 Pyodide: cold boot (loadPyodide, then the runtime's wheels, then `import firefight.bridge`),
 the first `resolve` through the bridge (as the browser's first click pays it), the mean of
@@ -287,6 +287,65 @@ def bench_import(runs: int) -> dict[str, dict[str, float]]:
     return out
 
 
+# Pyodide under Node in the state the worker's memory snapshot holds (the runtime's wheels,
+# `import firefight.bridge`): then the `hello` (issue 27: after a restore it imports no
+# ruleset), a second one, and the first request of one ruleset (which imports it). Wall and CPU
+# ms.
+HELLO_NODE = r"""
+import { readFileSync } from "node:fs";
+import { loadPyodide } from "pyodide";
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const py = await loadPyodide({ indexURL: process.argv[1], stdout: () => {}, stderr: () => {} });
+const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
+await py.loadPackage(wheels.map((w) => "runtime/wheels/" + w), { messageCallback: () => {} });
+const handle = py.pyimport("firefight.bridge").handle;
+const out = {};
+const odds = { op: "odds", request: JSON.parse(process.argv[2]) };
+for (const [name, message] of [["hello", { op: "hello" }], ["again", { op: "hello" }],
+                               ["first_odds", odds]]) {
+  const [t, c] = [performance.now(), cpu()];
+  const reply = JSON.parse(handle(JSON.stringify(message)));
+  out[name] = performance.now() - t;
+  out[name + "_cpu"] = cpu() - c;
+  if (!reply.ok) out[name + "_error"] = reply.error;
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def bench_hello(runs: int, request: dict[str, Any]) -> dict[str, float]:
+    """Medians (ms) over fresh Pyodides of the ``hello`` right after ``import firefight.bridge``
+    (what a restored memory snapshot holds), a second ``hello``, and the first ``odds`` of the
+    request's ruleset (its import)."""
+    rows = []
+    for _ in range(runs):
+        proc = subprocess.run(
+            ["node", "--input-type=module", "-e", HELLO_NODE,
+             str(ROOT / "runtime" / "pyodide") + "/", json.dumps(request)],
+            cwd=ROOT, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise SystemExit(f"pyodide hello bench failed:\n{proc.stderr}")
+        row = json.loads(proc.stdout.strip().splitlines()[-1])
+        errors = [k for k in row if k.endswith("_error")]
+        if errors:
+            raise SystemExit(f"pyodide hello bench: {row[errors[0]]}")
+        rows.append(row)
+    return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+
+
+def print_hello(runs: int, request: dict[str, Any]) -> None:
+    """The ``hello`` after a restore beside its target (issue 27: <= 30 ms)."""
+    hello = bench_hello(runs, request)
+    print("Pyodide (Node) hello after import firefight.bridge, as after a snapshot restore"
+          f" (median of {runs}):")
+    print(f"  hello                      {hello['hello']:6.1f} ms  (CPU {hello['hello_cpu']:.1f}"
+          " ms; target <= 30)")
+    print(f"  hello again                {hello['again']:6.1f} ms  (CPU {hello['again_cpu']:.1f}"
+          " ms)")
+    print(f"  first odds of {request['ruleset']:<12} {hello['first_odds']:6.1f} ms  (CPU"
+          f" {hello['first_odds_cpu']:.1f} ms: imports the ruleset)", flush=True)
+
+
 def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
     """(example, engagements per CPU second on one core, engagements/s with ``workers``
     processes, wall clock)."""
@@ -302,6 +361,21 @@ def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
         many = n * workers / (time.perf_counter() - t0)
         rows.append((name, one, many))
     return rows
+
+
+def bench_sweep(workers: int) -> tuple[float, int]:
+    """Issue 28: ``firefight sweep`` of the DShK example over 20 ranges (50-1000 m, the hit
+    rolled: the referee's confirmation taken off), 100 000 engagements a point, on ``workers``
+    local processes: (wall clock s, points)."""
+    from firefight.sweep import sweep
+
+    request = examples()["shock_dshk"]
+    request["options"] = {**request["options"], "referee_confirmed_hit": False}
+    t0 = time.perf_counter()
+    out = sweep(request, ["range.value=50:1000:50"], 100_000, seed=1, workers=workers)
+    if "error" in out:
+        raise SystemExit(f"sweep bench failed: {out['error']}")
+    return time.perf_counter() - t0, len(out["points"])
 
 
 def main() -> None:
@@ -350,12 +424,17 @@ def main() -> None:
           f" of the boot's CPU, {1 - with_bc['imp_cpu'] / without['imp_cpu']:.0%} of the"
           " import's", flush=True)
 
+    print_hello(args.import_runs, request)
+
     print(f"Balance lab (firefight.simulate, {args.lab_n:,} engagements; target >= 50 000/s"
           " a core):")
     print(f"  {'example':34} {'1 core /s':>11} {f'{cores} workers /s':>14}  (1 core: per CPU"
           " second; workers: wall clock)")
     for name, one, many in bench_lab(args.lab_n, cores):
         print(f"  {name:34} {one:11,.0f} {many:14,.0f}", flush=True)
+    seconds, points = bench_sweep(cores)
+    print(f"  sweep: shock_dshk, {points} ranges x 100,000 engagements, {cores} workers"
+          f"  {seconds:6.1f} s  (target < 10 s on 2 cores; wall clock)", flush=True)
 
     print(f"Request for the figures below: {args.request or 'built-in soe rifle shot'}")
     pyo = bench_pyodide(request, args.pyodide_n)

@@ -12,7 +12,9 @@ Chromium (headless, the browser tier's flags): figures only, no limits.
 (d) the tab's memory against a bare Pyodide: the PSS of the tab's renderer process, which runs the
     page and its workers, WebAssembly memory included (CDP SystemInfo.getProcessInfo for its pid,
     /proc/<pid>/smaps_rollup for its PSS). JSHeapUsedSize would miss the worker and its
-    WebAssembly memory; performance.measureUserAgentSpecificMemory waits for a garbage collection.
+    WebAssembly memory; performance.measureUserAgentSpecificMemory waits for a garbage collection;
+(e) the engine's `hello` posted right after `ready`, as the module's `prepare` sends it: after a
+    fresh profile's first boot, and after the second boot, which restores the memory snapshot.
 
 Run: ``python tools/bench_browser.py [--rounds 3] [--shots 20]`` (tools/bench.py calls it).
 """
@@ -193,6 +195,49 @@ def bench_boot(p: Any, base: str, rounds: int) -> dict[str, list[float]]:
     return out
 
 
+# The `hello` as the module's `prepare` sends it right after `ready` (issue 27: after a restore
+# it reads the built-ins' catalogs from data and imports no ruleset): ms to its reply.
+HELLO_JS = """async () => {
+  const worker = globalThis.__ffWorker;
+  const t0 = performance.now();
+  return await new Promise((resolve) => {
+    worker.addEventListener("message", (e) => {
+      if (e.data?.id === 27) resolve({ms: performance.now() - t0, ok: JSON.parse(e.data.reply).ok});
+    });
+    worker.postMessage({id: 27, message: JSON.stringify({op: "hello"})});
+  });
+}"""
+
+
+def bench_hello(p: Any, base: str, rounds: int) -> dict[str, list[float]]:
+    """Per round, a fresh profile: the engine's first boot (it makes and stores the snapshot)
+    and its `hello`, then a second boot (it restores the snapshot) and its `hello`.
+    -> {"made": [ms], "restored": [ms]}."""
+    out: dict[str, list[float]] = {"made": [], "restored": []}
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="ff-bench-profile-") as profile:
+            context = p.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            try:
+                for _boot_kind in ("made", "restored"):
+                    page = context.new_page()
+                    page.goto(f"{base}modules/firefight/module.json")
+                    ready = page.evaluate(BOOT_JS, {"kind": "engine", "base": base,
+                                                    "timeout": TIMEOUT_MS})
+                    hello = page.evaluate(HELLO_JS)
+                    if not hello["ok"]:
+                        raise SystemExit("bench: the hello failed")
+                    if ready.get("snapshot") == "made":
+                        page.evaluate(SNAPSHOT_JS)  # stored, for the second boot
+                    out[ready.get("snapshot") or "none"] = [
+                        *out.get(ready.get("snapshot") or "none", []), hello["ms"]]
+                    page.evaluate(END_JS)
+                    page.close()
+            finally:
+                context.close()
+    return out
+
+
 def _pss_kib(pid: int) -> int:
     try:
         text = Path(f"/proc/{pid}/smaps_rollup").read_text()
@@ -302,6 +347,10 @@ def main(argv: list[str] | None = None) -> None:
                   f" {med['engine2'] / med['raw2']:5.2f}"
                   f"  (CPU {med['engine2cpu'] / med['raw2cpu']:.2f}; target <= 0.5;"
                   f" ÷ the raw first load {med['engine2'] / med['raw1']:.2f})", flush=True)
+            hello = bench_hello(p, base, args.rounds)
+            print(f"  (e) hello after ready: first boot {statistics.median(hello['made']):.0f} ms,"
+                  f" after a restore {statistics.median(hello['restored']):.0f} ms"
+                  f" (target <= 30; {[round(x) for x in hello['restored']]})", flush=True)
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 raw_mib = bench_memory_raw(browser, base)

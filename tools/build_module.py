@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
 """Build the installable module zip: ``dist/firefight.zip`` (stdlib only).
 
-    python tools/build_module.py [--out dist/firefight.zip]
+    python tools/build_module.py [--out dist/firefight.zip] [--base-url URL] [--manifest-url URL]
+
+``--base-url URL`` (``make module BASE_URL=URL``): where this release is hosted. The zip's
+``module.json`` (and ``dist/module.json`` beside the zip, to host with it) then says
+``download: URL/firefight.zip`` (PackageManifestData ``download``: "where the source files for
+this package may be downloaded. Required in order to support package installation"),
+``manifest: URL/module.json`` (where Foundry looks for the package's newest manifest when it
+checks for updates; ``--manifest-url`` / ``MANIFEST_URL=`` for a fixed "latest" address) and
+``url: URL`` (``--project-url`` / ``PROJECT_URL=`` for the project's page). Without it the
+repository's placeholders (``example.invalid``) stay: the zip installs by unpacking only.
 
 The zip holds, at its root (Foundry unpacks it as ``Data/modules/firefight/``): ``module.json``,
 the shim (``js-shim/``), the Pyodide runtime and the engine's packages (``runtime/``: the site
@@ -36,6 +45,17 @@ SKIP_SUFFIXES = (".pyc", ".map")
 
 class BuildError(Exception):
     pass
+
+
+def with_urls(manifest: dict[str, object], base_url: str, manifest_url: str = "",
+              project_url: str = "") -> dict[str, object]:
+    """The manifest with `url`, `manifest` and `download` for a release hosted at `base_url`."""
+    base = base_url.strip().rstrip("/")
+    if not base.startswith(("https://", "http://")):
+        raise BuildError(f"BASE_URL must be an http(s) URL, not {base_url!r}")
+    return {**manifest, "url": project_url.strip() or base,
+            "manifest": manifest_url.strip() or f"{base}/module.json",
+            "download": f"{base}/firefight.zip"}
 
 
 def _files(root: Path) -> Iterator[Path]:
@@ -107,8 +127,12 @@ def compresses(path: Path) -> bool:
     return len(zlib.compress(data, 6)) < 0.9 * len(data)
 
 
-def build(out: Path) -> Path:
+def build(out: Path, base_url: str = "", manifest_url: str = "", project_url: str = "") -> Path:
     manifest = json.loads((REPO / "module.json").read_text("utf-8"))
+    if base_url:
+        manifest = with_urls(manifest, base_url, manifest_url, project_url)
+    elif manifest_url or project_url:
+        raise BuildError("MANIFEST_URL and PROJECT_URL need BASE_URL (where the zip is hosted)")
     files = collect(manifest)
     missing = check(set(files), manifest)
     if missing:
@@ -118,10 +142,16 @@ def build(out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".zip.tmp")
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
         for name in sorted(files):
+            if name == "module.json":  # with the release's URLs, if given
+                zf.writestr(name, text, compress_type=zipfile.ZIP_DEFLATED)
+                continue
             kind = zipfile.ZIP_DEFLATED if compresses(files[name]) else zipfile.ZIP_STORED
             zf.write(files[name], name, compress_type=kind)
     tmp.replace(out)
+    # The manifest to host beside the zip (install by manifest URL).
+    (out.parent / "module.json").write_text(text, "utf-8")
     return out
 
 
@@ -130,9 +160,13 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=REPO / "dist" / "firefight.zip")
+    parser.add_argument("--base-url", default="", help="where the release is hosted")
+    parser.add_argument("--manifest-url", default="",
+                        help="the manifest's address (default BASE/module.json)")
+    parser.add_argument("--project-url", default="", help="the project's page (default BASE)")
     args = parser.parse_args(argv)
     try:
-        out = build(args.out)
+        out = build(args.out, args.base_url, args.manifest_url, args.project_url)
     except BuildError as exc:
         sys.exit(f"make module: {exc}")
     size = out.stat().st_size / 1e6
@@ -142,6 +176,9 @@ def main(argv: list[str] | None = None) -> None:
         f"wrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}: "
         f"{count} files, {size:.1f} MB"
     )
+    if not args.base_url:
+        print("make module: no BASE_URL: module.json keeps example.invalid (install by unzipping; "
+              "README, 'Hosting a release')")
 
 
 if __name__ == "__main__":

@@ -104,12 +104,16 @@ function withDefaults(defaults, data) {
 }
 
 /** A source document as the given system's pack holds it: its `type` mapped from its role by the
- * adapter's documentTypes, `system` filled from the adapter's documentDefaults; embedded items too. */
+ * adapter's documentTypes, `system` filled from the adapter's documentDefaults, the adapter's
+ * `stamp` (`_stats`, `system` version fields) under its own; embedded items too. */
 export function toSystem(documentName, doc, adapter) {
   if (!TYPED.has(documentName)) return structuredClone(doc);
   const type = adapter.documentTypes?.[documentName]?.[roleOf(documentName, doc)];
   if (!type) throw new Error(`${adapter.id}: no ${documentName} type for role ${roleOf(documentName, doc)} (${doc.name})`);
-  const out = { ...structuredClone(doc), type, system: withDefaults(adapter.documentDefaults?.[documentName]?.[type], doc.system) };
+  const stamp = adapter.stamp ?? {};
+  const system = withDefaults(withDefaults(adapter.documentDefaults?.[documentName]?.[type], stamp.system), doc.system);
+  const out = { ...structuredClone(doc), type, system };
+  if (stamp._stats || doc._stats) out._stats = withDefaults(stamp._stats, doc._stats);
   if (documentName === "Actor" && Array.isArray(doc.items)) out.items = doc.items.map((item) => toSystem("Item", item, adapter));
   return out;
 }

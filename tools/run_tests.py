@@ -1,4 +1,9 @@
-"""Run every test step of `make test` in order, then print one summary.
+"""Run every test step of `make test`, then print one summary.
+
+The quick checks (ruff, ESLint, mypy) run first, one after another. Then two lanes run at once:
+the browser tier (the longest, mostly waiting on pages: three workers), and the other tiers one
+after another (engine on CPython, engine in Pyodide, the worker in Chromium, the shim). Each
+step's output is printed whole when it ends, so the lanes' lines never interleave.
 
 Every step runs even when an earlier one failed, so one run shows the whole picture; the exit
 status is 1 if any step failed. A pytest run that collects no tests (exit 5: a test directory
@@ -10,6 +15,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,12 +42,15 @@ STEPS = [
     Step("engine (Pyodide)", ["node", "tests/pyodide/run.mjs"], pytest_like=True),
     Step("worker (Chromium)", [str(BIN / "pytest"), "tests/pyodide"], pytest_like=True),
     Step("shim", ["node", "--test", "tests/shim/"]),
-    # Two workers, each module's tests on one (its table fixture boots the engine once).
-    # --durations: the slowest tests, to keep the tier's two workers balanced (make test < 10 min).
-    Step("browser", [str(BIN / "pytest"), "tests/browser", "-n", "2", "--dist", "loadfile",
+    # Three workers, each module's tests on one (its table fixture boots the engine once); the
+    # pages mostly wait, so three share two cores. --durations: the slowest tests, to keep the
+    # workers balanced (make test < 7 min).
+    Step("browser", [str(BIN / "pytest"), "tests/browser", "-n", "3", "--dist", "loadfile",
                      "--durations", "12"],
          pytest_like=True),
 ]
+QUICK = ("ruff", "eslint", "mypy")  # run first, alone
+BROWSER = "browser"  # its own lane, beside the other tiers
 
 
 # Counts from the runners' own closing lines: pytest's "N passed, M failed in ..." and
@@ -50,13 +59,20 @@ PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|errors?)\b")
 NODE_COUNT = re.compile(r"^# (pass|fail) (\d+)$")
 
 
+PRINTING = threading.Lock()
+
+
 def run(step: Step) -> tuple[int, int, int]:
-    """Run a step, echoing its output; return (exit code, tests passed, tests failed)."""
+    """Run a step, printing its output whole when it ends; return (exit code, tests passed,
+    tests failed)."""
+    with PRINTING:
+        print(f"----- {step.name}: started", flush=True)
     proc = subprocess.Popen(step.command, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1)
     passed = failed = 0
+    lines: list[str] = []
     for line in proc.stdout or ():
-        print(line, end="", flush=True)
+        lines.append(line)
         text = line.strip().strip("=").strip()
         if node := NODE_COUNT.match(text):
             if node.group(1) == "pass":
@@ -67,27 +83,41 @@ def run(step: Step) -> tuple[int, int, int]:
             counts = {kind: int(n) for n, kind in PYTEST_COUNT.findall(text)}
             passed = counts.get("passed", 0)
             failed = counts.get("failed", 0) + counts.get("error", 0) + counts.get("errors", 0)
-    return proc.wait(), passed, failed
+    code = proc.wait()
+    with PRINTING:
+        print(f"\n===== {step.name}: {' '.join(step.command)}", flush=True)
+        print("".join(lines), end="", flush=True)
+    return code, passed, failed
 
 
 def main() -> int:
-    results: list[tuple[str, str, float]] = []
     started = time.monotonic()
-    total_passed = total_failed = 0
-    for step in STEPS:
-        print(f"\n===== {step.name}: {' '.join(step.command)}", flush=True)
-        t0 = time.monotonic()
-        code, passed, failed = run(step)
-        total_passed += passed
-        total_failed += failed or (1 if code not in (0, NO_TESTS) else 0)
-        seconds = time.monotonic() - t0
-        if code == 0:
-            status = "ok"
-        elif step.pytest_like and code == NO_TESTS:
-            status = "no tests"
-        else:
-            status = f"FAILED (exit {code})"
-        results.append((step.name, status, seconds))
+    outcomes: dict[str, tuple[str, float, int, int]] = {}
+
+    def lane(steps: list[Step]) -> None:
+        for step in steps:
+            t0 = time.monotonic()
+            code, passed, failed = run(step)
+            if code == 0:
+                status = "ok"
+            elif step.pytest_like and code == NO_TESTS:
+                status = "no tests"
+            else:
+                status = f"FAILED (exit {code})"
+            outcomes[step.name] = (status, time.monotonic() - t0, passed,
+                                   failed or (1 if code not in (0, NO_TESTS) else 0))
+
+    lane([s for s in STEPS if s.name in QUICK])
+    lanes = [[s for s in STEPS if s.name == BROWSER],
+             [s for s in STEPS if s.name not in QUICK and s.name != BROWSER]]
+    threads = [threading.Thread(target=lane, args=(steps,)) for steps in lanes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results = [(s.name, outcomes[s.name][0], outcomes[s.name][1]) for s in STEPS]
+    total_passed = sum(o[2] for o in outcomes.values())
+    total_failed = sum(o[3] for o in outcomes.values())
 
     print("\n===== summary")
     for name, status, seconds in results:

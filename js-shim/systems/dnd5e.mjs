@@ -10,6 +10,13 @@ export default Object.freeze({
     Actor: { character: "character", npc: "npc" },
     Item: { weapon: "weapon", armor: "equipment", gear: "loot" },
   },
+  // What each pack document says of its data's version (tools/build_packs.mjs stamps it on every
+  // document and embedded item): dnd5e's migrations compare `_stats.systemVersion` with the release
+  // that changed the data (module/migration.mjs isNewerVersion("4.0.0", …)) and its item model reads
+  // a missing one as "0.0.0" (module/data/item/templates/activities.mjs); its own packs carry core's
+  // `_stats` (coreVersion, systemId, systemVersion: packs/_source/items/weapon/battleaxe-1.yml).
+  // 5.3.3 is the release the adapter is written against; 13.347 its system.json compatibility.minimum.
+  stamp: { _stats: { coreVersion: "13.347", systemId: "dnd5e", systemVersion: "5.3.3" } },
   statuses: { dead: "dead", unconscious: "unconscious", stun: "stunned", prone: "prone", bleeding: "bleeding", fear: "frightened" },
   // dnd5e 5.x ApplicationV2 sheets: the tabs part is templates/shared/sidebar-tabs.hbs
   // (nav.tabs[data-group="primary"] of icon links a.item.control), the tab parts live in the

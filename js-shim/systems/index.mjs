@@ -4,6 +4,9 @@
 // Item Piles' src/systems/), with `core` as the fallback for any other system:
 //   documentTypes  the Actor/Item type a pack document of each Firefight role imports as
 //                  (roles: Actor "character" | "npc", Item "weapon" | "armor" | "gear")
+//   documentDefaults  the minimal `system` the packs give each document type
+//   stamp          what every pack document (and embedded item) carries to say which version of the
+//                  system's data it holds ({_stats, system}), merged under the document's own
 //   statuses       engine status id -> the system's status id (null: the system has none)
 //   sheet          where the Firefight tab goes on the system's actor sheets
 //                  {nav: selector of the tab links, body: selector of the tab sections, link:

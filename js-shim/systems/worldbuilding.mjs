@@ -9,6 +9,9 @@ export default Object.freeze({
     Actor: { character: "character", npc: "character" },
     Item: { weapon: "item", armor: "item", gear: "item" },
   },
+  // What each pack document says of its data's version (tools/build_packs.mjs stamps it): core's
+  // `_stats` only; Simple Worldbuilding has no migrations that read a version.
+  stamp: { _stats: { coreVersion: "13.347", systemId: "worldbuilding" } },
   statuses: { dead: "dead", unconscious: "unconscious", stun: "stun", prone: "prone", bleeding: "bleeding", fear: "fear" },
   // Simple Worldbuilding's actor sheet: nav.sheet-tabs[data-group="primary"] of text links, the
   // tabs in section.sheet-body (templates/actor-sheet.html).

@@ -63,22 +63,13 @@ def resolve(request: dict[str, Any], *, dice: object = None, seed: int | None = 
     return _guarded(run)
 
 
-def _copied(value: Any) -> Any:
-    """A copy of JSON-ready data (dicts, lists, scalars): copy.deepcopy is several times slower."""
-    if type(value) is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copied(v) for v in value]
-    return value
-
-
 def odds(request: dict[str, Any]) -> dict[str, Any]:
     """The exact chances a player sees before rolling."""
 
     def run() -> dict[str, Any]:
         found = _parsed(request)
         odds = found.ruleset.cached_odds(found.model, json=found.json)
-        copied: dict[str, Any] = _copied(odds)  # the cache stays as is
+        copied: dict[str, Any] = registry.json_copy(odds)  # the cache stays as is
         return copied
 
     return _guarded(run)
@@ -170,20 +161,20 @@ def list_rulesets() -> list[dict[str, Any]]:
     return [r.describe() for r in registry.all_rulesets()]
 
 
-DEFAULT_RULESET = "soe"  # the first ruleset a new world plays (firefight.rulesets.builtin)
+DEFAULT_RULESET = "soe"  # the first ruleset a new world plays (a built-in: pyproject.toml)
 
 
 def catalog(lang: str = "en") -> dict[str, Any]:
     """What the table offers: every ruleset with its dialogs, settings, sheet fields and table
     features, the house rules, each plugin's status and the plugins' labels (``hello``)."""
     rulesets = []
-    found = registry.all_rulesets()  # loads the plugins first: their status is reported
+    registry.refresh()  # finds the plugins first (one installed since too): their status shows
     status = registry.plugin_status()
-    for ruleset in found:
-        try:
-            rulesets.append(ruleset.catalog())
+    for ruleset_id in registry.ruleset_ids():
+        try:  # a built-in's from its data file: the hello imports no ruleset
+            rulesets.append(registry.ruleset_catalog(ruleset_id))
         except Exception as exc:
-            status.append({"name": ruleset.id, "group": "firefight.rulesets", "dist": "",
+            status.append({"name": ruleset_id, "group": "firefight.rulesets", "dist": "",
                            "ok": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
     rules = []
     for rule in house.house_rules():

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import firefight
-from firefight import api
+from firefight import api, registry
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice
 from firefight.errors import FirefightError
 from firefight.i18n import LANGUAGES
@@ -28,10 +28,28 @@ MAX_STRING_CHARS = 10_000
 MAX_LIST_ITEMS = 10_000
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+# A JSON text's strings and punctuation, for naming the field where it nests too deep.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
 _INTS = frozenset({int})
 _NUMBERS = frozenset({int, float})
 _UNSIZED = frozenset({int, float, bool, type(None)})
 _SIZED = (str, list, dict)
+_KEY_CHARS = 40  # of one key in a field's name (a name never echoes a long payload)
+
+
+class _Refused:
+    """Where the parser met a number it must not make (more than MAX_INT_DIGITS digits: a
+    5000-digit int costs seconds; NaN, Infinity): a mark until ``_check_sizes`` names its
+    field."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_LONG = _Refused(f"a number of at most {MAX_INT_DIGITS} digits")
+_CONSTANT = _Refused("NaN and Infinity are not numbers JSON allows")
 
 
 def _bad(field: str, reason: str) -> FirefightError:
@@ -46,23 +64,65 @@ def _check_nesting(message: str) -> None:
     for bracket in _BRACKETS.findall(_STRINGS.sub("", message)):
         depth += 1 if bracket in "[{" else -1
         if depth > MAX_DEPTH:
-            raise _bad("message", f"nested deeper than {MAX_DEPTH} levels")
+            raise _bad(_too_deep_field(message), f"nested deeper than {MAX_DEPTH} levels")
 
 
-def _int(text: str) -> int:
+def _too_deep_field(message: str) -> str:
+    """The field whose value nests too deep: the path to the first container past MAX_DEPTH,
+    up to its last key (``request.attacker.stats`` for a list of lists there); ``message``
+    when the message itself is that deep."""
+    path: list[list[Any]] = []  # per open container: [is_object, its key or index]
+    last = ""
+    for tok in _TOKENS.findall(message):
+        if tok[0] == '"':
+            last = tok
+        elif tok == ":" and path and path[-1][0]:
+            path[-1][1] = _key(last)
+        elif tok == "," and path:
+            path[-1][1] = path[-1][1] + 1 if not path[-1][0] else None
+        elif tok in "[{":
+            if len(path) == MAX_DEPTH:
+                break
+            path.append([tok == "{", None if tok == "{" else 0])
+        elif path:
+            path.pop()
+    steps = [(obj, at) for obj, at in path if at is not None]
+    while steps and not steps[-1][0]:
+        steps.pop()  # list indexes after the last key: the field is the list's
+    return _field_name(at for _, at in steps) or "message"
+
+
+def _key(literal: str) -> str:
+    try:
+        text = str(json.loads(literal))
+    except ValueError:
+        text = literal.strip('"')
+    return text[:_KEY_CHARS]
+
+
+def _field_name(steps: Any) -> str:
+    """``request.targets[0].stats``: keys joined by dots, list indexes in brackets."""
+    out = ""
+    for at in steps:
+        out += f"[{at}]" if isinstance(at, int) else f".{at}" if out else str(at)
+    return out
+
+
+def _int(text: str) -> int | _Refused:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _bad("message", f"a number has more than {MAX_INT_DIGITS} digits")
+        return _LONG
     return int(text)
 
 
-def _constant(text: str) -> float:
-    raise _bad("message", f"{text} is not a number JSON allows")
+def _constant(text: str) -> _Refused:
+    return _CONSTANT
 
 
 def _check_sizes(value: Any, path: str = "") -> None:
-    """Every string and list a client sends has a bound; the error names where it is. (A
-    path is spelled out only for what may hold something too long: an entropy stream's
-    hundreds of numbers cost nothing.)"""
+    """Every string and list a client sends has a bound, every number at most MAX_INT_DIGITS
+    digits and none NaN or Infinity; the error names where it is. (A path is spelled out only
+    for what may hold something too long: an entropy stream's hundreds of numbers cost
+    nothing.)"""
     if isinstance(value, str):
         if len(value) > MAX_STRING_CHARS:
             raise _bad(path or "message", f"at most {MAX_STRING_CHARS} characters")
@@ -72,13 +132,15 @@ def _check_sizes(value: Any, path: str = "") -> None:
         if _UNSIZED.issuperset(map(type, value)):
             return  # numbers only (an entropy stream): nothing more to check
         for i, item in enumerate(value):
-            if isinstance(item, _SIZED):
+            if isinstance(item, _SIZED) or type(item) is _Refused:
                 _check_sizes(item, f"{path}[{i}]")
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_sizes(key, path or "message")
-            if isinstance(item, _SIZED):
+            if isinstance(item, _SIZED) or type(item) is _Refused:
                 _check_sizes(item, f"{path}.{key}" if path else key)
+    elif type(value) is _Refused:
+        raise _bad(path or "message", value.reason)
 
 
 def _parse(message: object) -> dict[str, Any]:
@@ -188,6 +250,12 @@ def _dispatch(message: str) -> str:
         raise FirefightError(f"unknown op {str(op)[:40]!r}", code="bad_message",
                              fields=[("op", f"one of {', '.join(sorted(OPS))}")])
     return _reply(OPS[op](msg))
+
+
+# The installed rulesets and house rules found now, at the worker's import: the browser's memory
+# snapshot then holds the scan (importlib.metadata), and a ``hello`` after a restore reads only
+# the built-ins' catalog files and imports no ruleset (issue 27).
+registry.discover()
 
 
 def handle(message: str) -> str:

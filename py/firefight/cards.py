@@ -175,7 +175,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
                   for n in result.get("notes", [])],
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
             "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",
-            "source", "roll", "exploded")},
+            "source", "roll", "exploded", "details")},
     }
 
 

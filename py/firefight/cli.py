@@ -72,15 +72,123 @@ class _Bar:
             print(file=sys.stderr)
 
 
+def _workers(args: argparse.Namespace) -> int:
+    if args.workers is not None:
+        if args.scheduler not in (None, "local"):
+            raise SystemExit("firefight: --workers goes with local processes or --scheduler "
+                             "local; a cluster's workers are its own")
+        return int(args.workers)
+    # A local Dask cluster gets a worker per core unless told; local processes only on request.
+    return (os.cpu_count() or 1) if args.scheduler == "local" else 1
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def _interval(row: dict[str, Any]) -> str:
+    low, high = row["interval95"]
+    return f"{_pct(low)}-{_pct(high)}"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell; the first left, the rest right aligned."""
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+
+    return "\n".join([line(head), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def _shots_text(shots: dict[str, Any]) -> str:
+    if "unavailable" in shots:
+        return f"shots until incapacitated: not for this request ({shots['unavailable']})"
+    parts = [f"{k}: {_pct(r['share'])}" for k, r in shots["distribution"].items()]
+    mean = "-" if shots["mean"] is None else f"{shots['mean']:.2f}"
+    median = f"more than {shots['max']}" if shots["median"] is None else shots["median"]
+    return (f"shots until incapacitated ({shots['chains']:,} chains, sampled): median {median}, "
+            f"mean {mean} (of those within {shots['max']})\n  " + ", ".join(parts))
+
+
+def sim_text(out: dict[str, Any]) -> str:
+    """``firefight sim --format text``: one row per fact."""
+    rows = []
+    for label, row in out["outcomes"].items():
+        exact = row.get("exact", {})
+        # The fraction where it is short (9/20), else its percentage (60 rounds' are not).
+        fraction = exact.get("exact", "")
+        shown = fraction if 0 < len(fraction) <= 12 else _pct(exact["probability"]) if exact else ""
+        rows.append([label, f"{row['count']:,}", _pct(row["share"]), _interval(row), shown,
+                     ", ".join(row.get("same_as", []))])
+    head = ["outcome", "count", "share", "95 % interval", "exact", "same as"]
+    return (f"{out['ruleset']}: {out['n']:,} engagements, seed {out['seed']}\n"
+            f"{_table(head, rows)}\n{_shots_text(out['shots_until_incapacitated'])}\n")
+
+
+def sweep_text(out: dict[str, Any]) -> str:
+    """``firefight sweep --format text``: a row per point, a column per fact; an exact figure
+    is marked ``=``, a sampled one shows its 95 % interval's half width."""
+    fields = [v["field"] for v in out["vary"]]
+    labels = list(out["points"][0]["outcomes"]) if out["points"] else []
+    rows = []
+    for point in out["points"]:
+        cells = [str(point["values"][f]) for f in fields]
+        for label in labels:
+            row = point["outcomes"][label]
+            if "exact" in row:
+                cells.append(f"={_pct(row['exact']['probability'])}")
+            else:
+                low, high = row["interval95"]
+                cells.append(f"{_pct(row['share'])}±{100 * (high - low) / 2:.2f}")
+        shots = point["shots_until_incapacitated"]
+        cells.append("-" if shots.get("mean") is None else f"{shots['mean']:.2f}")
+        rows.append(cells)
+    head = [*fields, *labels, "mean shots"]
+    table = _table(head, rows)
+    return (f"{out['ruleset']}: {out['n']:,} engagements a point, seed {out['seed']}"
+            f" (=: exact; ±: sampled, 95 % interval)\n{table}\n")
+
+
 def _cmd_sim(args: argparse.Namespace) -> int:
     from firefight.sim import simulate
 
     bar = _Bar()
-    workers = args.workers if args.workers is not None else 1
-    out = simulate(_read_json(args.request), args.n, args.seed, workers=workers, progress=bar)
+    out = simulate(_read_json(args.request), args.n, args.seed, workers=_workers(args),
+                   scheduler=args.scheduler, progress=bar)
     bar.close()
-    _print(out)
+    if "error" in out or args.format == "json":
+        _print(out)
+    else:
+        print(sim_text(out), end="")
     return 1 if "error" in out else 0
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from firefight import lab_chart
+    from firefight.errors import FirefightError
+    from firefight.sweep import outputs, sweep, write
+
+    try:
+        lab_chart.require()
+    except FirefightError as exc:
+        _print({"error": exc.to_dict()})
+        return 1
+    bar = _Bar()
+    out = sweep(_read_json(args.request), args.vary or [], args.n, args.seed,
+                workers=_workers(args), scheduler=args.scheduler, progress=bar)
+    bar.close()
+    if "error" in out:
+        _print(out)
+        return 1
+    written = write(Path(args.out), outputs(out, args.chart))
+    if args.format == "json":
+        _print(out)
+    else:
+        print(sweep_text(out), end="")
+    print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
+    return 0
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -119,6 +227,32 @@ def _cmd_rulesets(_: argparse.Namespace) -> int:
     return 0
 
 
+def _add_sweep(sub: Any) -> None:
+    w = sub.add_parser("sweep", help="balance lab: a request over a grid of varied fields, "
+                                      "written as CSV, JSON and a chart")
+    w.add_argument("request", nargs="?", default="-")
+    w.add_argument("--vary", action="append", metavar="FIELD=START:STOP:STEP|V1,V2,...",
+                   help="a dotted request field and its values (STOP included; a pack weapon "
+                        "or armor by name); again for a second field, a line per value")
+    w.add_argument("-n", type=int, default=100_000, help="engagements a point (default 100000)")
+    w.add_argument("--seed", type=int, help="one seed for every point")
+    w.add_argument("--out", default=".", help="directory for sweep.csv, sweep.json, the chart")
+    w.add_argument("--chart", choices=("png", "svg", "html"), default="png")
+    w.add_argument("--format", choices=("text", "json"), default="text",
+                   help="what is printed (the files are the same)")
+    _lab_arguments(w)
+    w.set_defaults(func=_cmd_sweep)
+
+
+def _lab_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, nargs="?", const=os.cpu_count() or 1,
+                   help="local processes (--workers alone: one per core); with "
+                        "--scheduler local, the LocalCluster's worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a Dask cluster (tcp://host:8786), or 'local' for a "
+                        "LocalCluster of this machine")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="firefight", description="Firefight rules engine")
     sub = p.add_subparsers(dest="command", required=True)
@@ -140,10 +274,12 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("sim", help="balance lab: resolve a request N times, count the outcomes")
     b.add_argument("request", nargs="?", default="-")
     b.add_argument("-n", type=int, default=100_000, help="engagements (default 100000)")
-    b.add_argument("--workers", type=int, nargs="?", const=os.cpu_count() or 1,
-                   help="processes (--workers alone: one per core)")
     b.add_argument("--seed", type=int)
+    _lab_arguments(b)
+    b.add_argument("--format", choices=("json", "text"), default="json")
     b.set_defaults(func=_cmd_sim)
+
+    _add_sweep(sub)
 
     s = sub.add_parser("schema", help="JSON schemas of a ruleset's request and options")
     s.add_argument("ruleset")

@@ -2,19 +2,28 @@
 
 A ruleset declares its actions; each names its request model, its dialog options, its resolver
 and its exact odds. The core validates and dispatches every action the same way and builds the
-result from one ``Recorder``. Built-in rulesets register on first use; a module author's
-ruleset or house rule registers with ``register()`` / ``register_house_rule()`` or through the
-``firefight.rulesets`` / ``firefight.house_rules`` entry-point groups of an installed wheel. A
-plugin that fails to load is recorded in ``plugin_status()``, never raised: the rest plays on.
+result from one ``Recorder``. The built-in rulesets are found as a plugin's are, by the
+``firefight.rulesets`` entry points of the engine's own distribution (pyproject.toml), and each
+is imported on its first request: until then the table reads its catalog from the data file
+beside it (``catalog.json``, tools/build_catalogs.py), so the ``hello`` imports none. A module
+author's ruleset or house rule registers with ``register()`` / ``register_house_rule()`` or
+through the ``firefight.rulesets`` / ``firefight.house_rules`` entry-point groups of an
+installed wheel. A plugin that fails to load is recorded in ``plugin_status()``, never raised:
+the rest plays on.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import json
 import marshal
+import os
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ValidationError
@@ -31,9 +40,9 @@ from firefight.resources import TEMPLATE_DIRS, package_dir
 SHOWN_ODDS = ("probability", "exact", "net_modifier", "injury_probability", "label_key")
 # A die's face for the balance lab: ``face(faces)`` (the ``DiceSource.face`` of a fair die).
 Face = Callable[[int], int]
-# What the lab counts of one engagement (``firefight.sim.tally``): the outcome's ``hit`` and
-# state fields (``sim.STATE_FIELDS``) as (field, value) pairs, and each effect as (kind, its
-# value when a string, else None).
+# What the lab counts of one engagement (``firefight.sim.tally``): the outcome's ``hit``, result
+# and state fields (``sim.RESULT_FIELDS``, ``sim.STATE_FIELDS``) as (field, value) pairs, and
+# each effect as (kind, its value when a string, else None).
 Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ...]]
 # Where an action that fires rounds says how many: its odds (before the dice) and its result's
 # outcome. The table takes them off the weapon's magazine (``flags.firefight.ammo``).
@@ -372,9 +381,13 @@ def register(ruleset: Ruleset, *, replace: bool = False) -> Ruleset:
     return _add(ruleset, replace=replace)
 
 
-def _add(ruleset: Ruleset, *, replace: bool) -> Ruleset:
-    if not replace and ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset:
+def _add(ruleset: Ruleset, *, replace: bool, builtin: bool = False) -> Ruleset:
+    if not replace and (ruleset.id in _PENDING or (
+            ruleset.id in _RULESETS and _RULESETS[ruleset.id] is not ruleset)):
         raise ValueError(f"a ruleset with id {ruleset.id!r} is already registered")
+    _PENDING.pop(ruleset.id, None)
+    if not builtin:  # one that replaces a built-in has its own catalog
+        _CATALOGS.pop(ruleset.id, None)
     _RULESETS[ruleset.id] = ruleset
     clear_odds_cache()  # a replaced ruleset's odds are not the new one's
     folder = package_dir(ruleset, "lang")
@@ -388,34 +401,65 @@ def _add(ruleset: Ruleset, *, replace: bool) -> Ruleset:
 
 def unregister(ruleset_id: str) -> None:
     _RULESETS.pop(ruleset_id, None)
+    _PENDING.pop(ruleset_id, None)
+    _CATALOGS.pop(ruleset_id, None)
     TEMPLATE_DIRS.pop(ruleset_id, None)
     clear_odds_cache()
 
 
-# --- plugins -------------------------------------------------------------------------------
+# --- plugins and the built-ins ---------------------------------------------------------------
 
+RULESETS_GROUP = "firefight.rulesets"
 GROUPS: dict[str, tuple[type, Callable[[Any], Any]]] = {
-    "firefight.rulesets": (Ruleset, register),
+    RULESETS_GROUP: (Ruleset, register),
     "firefight.house_rules": (house.HouseRule, house.register_house_rule),
 }
+# The distribution whose ``firefight.rulesets`` entry points are the built-in rulesets, each
+# named by its ruleset id (pyproject.toml); every other distribution's are plugins.
+ENGINE_DIST = "firefight"
+# A built-in's catalog as data, in its package (tools/build_catalogs.py writes it).
+CATALOG_FILE = "catalog.json"
 _seen: set[tuple[str, str, str]] = set()
 _status: list[dict[str, Any]] = []
-_builtins_loaded = False
+_scanned = False
+_installed_at_scan: frozenset[str] = frozenset()
+# By built-in ruleset id: its entry point; its catalog as read from its file (dropped when a
+# plugin's ruleset replaces it); and, until its first request imports it, its entry point.
+_BUILTIN: dict[str, Any] = {}
+_CATALOGS: dict[str, dict[str, Any]] = {}
+_PENDING: dict[str, Any] = {}
 
 
 def entry_points(*, group: str) -> Any:
     """importlib.metadata's entry points of `group`. Imported on first use, not with this
-    module: importlib.metadata brings the email package, a quarter of the engine's import time
-    (CPython: `import firefight.bridge` 135 -> 102 ms), which only the plugin scan needs."""
+    module (it brings the email package): the bridge's import scans (``discover``), so the
+    browser's memory snapshot holds it; the command line and the tests scan on first use."""
     from importlib.metadata import entry_points as found
 
     return found(group=group)
 
 
+def _installed() -> frozenset[str]:
+    """The distributions on ``sys.path`` by their metadata folders' names: one installed since
+    (a plugin wheel loaded at the table) adds a name. A listing of each folder, no file read."""
+    names: set[str] = set()
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as found:
+                names.update(e.name for e in found
+                             if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:  # a zip (the standard library), a folder gone
+            continue
+    return frozenset(names)
+
+
 def rescan() -> list[dict[str, Any]]:
     """Discover plugins installed since the last scan (a wheel loaded at the table); each is
-    loaded once. Returns the status of every plugin met so far."""
+    loaded once. Returns the status of every plugin met so far. The engine's own rulesets are
+    kept to import on their first request (``_builtin``), not reported as plugins."""
+    global _installed_at_scan  # noqa: PLW0603 - what the scan saw, for ``refresh``
     importlib.invalidate_caches()
+    _installed_at_scan = _installed()
     for group, (kind, add) in GROUPS.items():
         for ep in entry_points(group=group):
             key = (group, ep.name, ep.value)
@@ -423,6 +467,9 @@ def rescan() -> list[dict[str, Any]]:
                 continue
             _seen.add(key)
             dist = getattr(getattr(ep, "dist", None), "name", "") or ""
+            if group == RULESETS_GROUP and dist == ENGINE_DIST:
+                _builtin(ep)
+                continue
             entry: dict[str, Any] = {"name": ep.name, "group": group, "dist": dist, "ok": True,
                                      "error": None}
             try:
@@ -431,6 +478,48 @@ def rescan() -> list[dict[str, Any]]:
                 entry.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:500])
             _status.append(entry)
     return plugin_status()
+
+
+def _builtin(ep: Any) -> None:
+    """A built-in ruleset's entry point: its catalog read now, the ruleset imported on its
+    first request (``get``). One without a catalog file (a checkout not built) is imported now."""
+    _BUILTIN[ep.name] = ep
+    path = catalog_file(ep.name)
+    if ep.name in _RULESETS or path is None or not path.is_file():
+        _PENDING[ep.name] = ep
+        _import_builtin(ep.name)
+        return
+    _CATALOGS[ep.name] = json.loads(path.read_text(encoding="utf-8"))
+    _PENDING[ep.name] = ep
+
+
+def catalog_file(ruleset_id: str) -> Path | None:
+    """Where a built-in ruleset's catalog data is: ``catalog.json`` in its package, found
+    without importing the package."""
+    ep = _BUILTIN.get(ruleset_id)
+    spec = importlib.util.find_spec(ep.module) if ep is not None else None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return Path(folders[0]) / CATALOG_FILE if folders else None
+
+
+def _import_builtin(ruleset_id: str) -> Ruleset:
+    ep = _PENDING[ruleset_id]
+    ruleset = _instance(ep.load(), Ruleset, ep.value)
+    if ruleset.id != ruleset_id:
+        raise ValueError(f"entry point {ep.name!r} = {ep.value!r} is ruleset {ruleset.id!r}")
+    _check(ruleset, schemas=False)  # its catalog: the data file, kept equal by a test
+    return _add(ruleset, replace=True, builtin=True)
+
+
+def builtin_ids() -> list[str]:
+    """The built-in rulesets' ids (the engine's own entry points)."""
+    discover()
+    return sorted(_BUILTIN)
+
+
+def catalog_text(catalog: dict[str, Any]) -> str:
+    """A built-in's catalog as its data file holds it (tools/build_catalogs.py)."""
+    return json.dumps(catalog, indent=1, ensure_ascii=False) + "\n"
 
 
 def _instance(obj: Any, kind: type, where: str) -> Any:
@@ -444,31 +533,67 @@ def plugin_status() -> list[dict[str, Any]]:
     return [dict(s) for s in _status]
 
 
-def _load() -> None:
-    global _builtins_loaded  # noqa: PLW0603 - one-time discovery
-    if _builtins_loaded:
+def discover() -> None:
+    """The first scan of the installed rulesets and house rules (once; every lookup asks for
+    it). The bridge asks at its import, so the browser's memory snapshot holds the scan."""
+    global _scanned  # noqa: PLW0603 - one-time discovery
+    if _scanned:
         return
-    _builtins_loaded = True
-    from firefight.rulesets import builtin
-
-    for ruleset in builtin():
-        _check(ruleset, schemas=False)
-        _add(ruleset, replace=True)
+    _scanned = True
     rescan()
 
 
+def refresh() -> None:
+    """``discover``, then a scan again if a distribution was installed since the last one
+    (the ``hello``: a plugin wheel the worker loaded after the engine's import)."""
+    discover()
+    if _installed() != _installed_at_scan:
+        rescan()
+
+
 def get(ruleset_id: object) -> Ruleset:
-    _load()
-    if not isinstance(ruleset_id, str) or ruleset_id not in _RULESETS:
-        known = ", ".join(sorted(_RULESETS))
-        raise FirefightError(
-            f"unknown ruleset {str(ruleset_id)[:40]!r}",
-            code="unknown_ruleset",
-            fields=[("ruleset", f"must be one of: {known}")],
-        )
-    return _RULESETS[ruleset_id]
+    discover()
+    if isinstance(ruleset_id, str):
+        found = _RULESETS.get(ruleset_id)
+        if found is not None:
+            return found
+        if ruleset_id in _PENDING:
+            return _import_builtin(ruleset_id)  # its first request
+    raise FirefightError(
+        f"unknown ruleset {str(ruleset_id)[:40]!r}",
+        code="unknown_ruleset",
+        fields=[("ruleset", f"must be one of: {', '.join(ruleset_ids())}")],
+    )
+
+
+def ruleset_ids() -> list[str]:
+    """Every ruleset's id, sorted: the registered ones and the built-ins not imported yet."""
+    discover()
+    return sorted({*_RULESETS, *_PENDING})
 
 
 def all_rulesets() -> list[Ruleset]:
-    _load()
-    return [_RULESETS[k] for k in sorted(_RULESETS)]
+    """Every ruleset, sorted by id (the built-ins imported)."""
+    return [get(k) for k in ruleset_ids()]
+
+
+def ruleset_catalog(ruleset_id: str) -> dict[str, Any]:
+    """A ruleset's catalog (``Ruleset.catalog``): a built-in's from its data file, imported or
+    not (tests/engine/test_catalog_data.py keeps the files equal to the computed ones); a
+    plugin's computed."""
+    discover()
+    kept = _CATALOGS.get(ruleset_id)
+    if kept is not None:
+        found: dict[str, Any] = json_copy(kept)  # the kept one stays as read
+        return found
+    return get(ruleset_id).catalog()
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of JSON-ready data (dicts, lists, scalars): copy.deepcopy is several times
+    slower."""
+    if type(value) is dict:
+        return {k: json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [json_copy(v) for v in value]
+    return value

@@ -12,16 +12,24 @@ die it asks for next depends only on the faces before. So the faces seen so far 
 tree: a branch asks for a d``faces``, a leaf holds what that resolution came to. An engagement
 walks the tree drawing one face per branch; only a path not seen before runs ``resolve`` (with
 the path's faces, then fresh ones) and adds its leaf. The dice are the same fair dice either way.
+
+One label per fact: labels that marked exactly the same engagements are reported once (the
+others under ``same_as``), so ``killed`` is not also counted as ``result:death`` and
+``state:dead``. "Shots until incapacitated" repeats the request on the target as each shot
+left it (its effects applied, ``Ruleset.apply``) until an incapacitated state, at most
+``MAX_SHOTS`` times. The chunks of a run are fixed by ``n`` and the seed alone, so a run gives the
+same counts in this process, in local processes or on a Dask cluster (``run_jobs``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -34,11 +42,28 @@ from firefight.registry import Engagement, Face, Ruleset
 # The tree stops growing at this many leaves (memory); later new paths still resolve in full.
 MAX_LEAVES = 200_000
 MAX_ENGAGEMENTS = 100_000_000
-# Outcome fields that name a state, an injury band or a wound level in some ruleset.
-STATE_FIELDS = ("result", "state", "state_after", "injury", "condition")
+# Outcome fields that name the hit's result or injury band (``result:death``, ``injury:fatal``).
+RESULT_FIELDS = ("result", "injury")
+# Outcome fields that name the target's state after the engagement, all counted as ``state:<s>``
+# (as is a ``state`` effect's value).
+STATE_FIELDS = ("state", "state_after", "condition")
+# Always reported (zero or not), and never folded into one another.
+HEADLINE = ("killed", "incapacitated", "hit")
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+# A run's engagements go in chunks of at most this many, each with its own seeded stream.
+CHUNK = 50_000
+# "Shots until incapacitated": one chain of shots per this many engagements, each at most
+# MAX_SHOTS long (a longer one counts as "more").
+SHOTS_EVERY = 250
+MAX_SHOTS = 20
+MORE = f">{MAX_SHOTS}"
 
 Labels = tuple[str, ...]
+# One chunk of a run: (request, engagements, seed).
+Job = tuple[dict[str, Any], int, int]
+# What a chunk counted: the label sets, and the shots each chain took (0: more than MAX_SHOTS),
+# or why the request has no such figure.
+Chunk = tuple[Counter[Labels], Counter[int] | str]
 
 
 def labels(ruleset: Ruleset, result: Resolution) -> Labels:
@@ -48,22 +73,29 @@ def labels(ruleset: Ruleset, result: Resolution) -> Labels:
 
 def tally(ruleset: Ruleset, outcome: Mapping[str, Any],
           effects: Iterable[tuple[str, object]]) -> Labels:
-    """The labels of a result's outcome and its effects' (kind, value): ``hit``, each state
-    field's value, each effect (with its value when a string), killed, incapacitated."""
+    """The labels of a result's outcome and its effects' (kind, value): ``hit``, the result or
+    injury band, the target's state, each other effect (with its value when a string), killed,
+    incapacitated."""
     found: set[str] = set()
     states: set[str] = set()
     if outcome.get("hit"):
         found.add("hit")
-    for key in STATE_FIELDS:
+    for key in RESULT_FIELDS:
         value = outcome.get(key)
         if isinstance(value, str):
             found.add(f"{key}:{value}")
             states.add(value)
-    for kind, value in effects:
+    for key in STATE_FIELDS:
+        value = outcome.get(key)
         if isinstance(value, str):
+            found.add(f"state:{value}")
+            states.add(value)
+    for kind, value in effects:
+        if kind == "state" and isinstance(value, str):
+            found.add(f"state:{value}")
+            states.add(value)
+        elif isinstance(value, str):
             found.add(f"effect:{kind}={value}")
-            if kind == "state":
-                states.add(value)
         else:
             found.add(f"effect:{kind}")
     if states & ruleset.killed_states:
@@ -91,19 +123,22 @@ class _PathDice:
 class _Engagements:
     """One request's tree of dice paths (see the module docstring)."""
 
-    def __init__(self, ruleset: Ruleset, model: Any) -> None:
+    def __init__(self, ruleset: Ruleset, model: Any,
+                 leaf: Callable[[Resolution], tuple[Any, ...]] | None = None) -> None:
         self.ruleset, self.model = ruleset, model
-        self.root: list[Any] | None = None  # a branch: [faces, {face: node}]; a leaf: Labels
+        # What a leaf keeps of a resolution (a tuple): by default its labels.
+        self.leaf = leaf if leaf is not None else lambda result: labels(ruleset, result)
+        self.root: list[Any] | None = None  # a branch: [faces, {face: node}]; a leaf: a tuple
         self.leaves = 0
 
-    def _resolve(self, path: list[int], draw: Callable[[], float]) -> Labels:
+    def _resolve(self, path: list[int], draw: Callable[[], float]) -> Any:
         dice = _PathDice(path, draw)
-        found = labels(self.ruleset, self.ruleset.resolve(self.model, Roller(dice)))
+        found = self.leaf(self.ruleset.resolve(self.model, Roller(dice)))
         if self.leaves < MAX_LEAVES:
             self._insert(dice.read, found)
         return found
 
-    def _insert(self, read: list[tuple[int, int]], found: Labels) -> None:
+    def _insert(self, read: list[tuple[int, int]], found: tuple[Any, ...]) -> None:
         if not read:
             self.root = [0, found]  # no dice at all: every engagement is this one
             self.leaves += 1
@@ -131,28 +166,26 @@ class _Engagements:
         engagement = act.engage(self.model) if act.engage is not None else None
         if engagement is not None:
             return self._engaged(engagement, n, draw)
-        counts: Counter[Labels] = Counter()
-        for _ in range(n):
-            node = self.root
-            if node is not None and node[0] == 0:
-                counts[node[1]] += 1
-                continue
-            path: list[int] = []
-            while True:
-                if node is None:
-                    counts[self._resolve(path, draw)] += 1
-                    break
-                value = int(draw() * node[0]) + 1
-                path.append(value)
-                nxt = node[1].get(value)
-                if nxt is None:
-                    counts[self._resolve(path, draw)] += 1
-                    break
-                if type(nxt) is tuple:
-                    counts[nxt] += 1
-                    break
-                node = nxt
-        return counts
+        one = self.one
+        return Counter([one(draw) for _ in range(n)])
+
+    def one(self, draw: Callable[[], float]) -> Any:
+        """One engagement: its leaf, walking the tree (and resolving a path not seen before)."""
+        node = self.root
+        if node is not None and node[0] == 0:
+            return node[1]
+        path: list[int] = []
+        while True:
+            if node is None:
+                return self._resolve(path, draw)
+            value = int(draw() * node[0]) + 1
+            path.append(value)
+            nxt = node[1].get(value)
+            if nxt is None:
+                return self._resolve(path, draw)
+            if type(nxt) is tuple:
+                return nxt
+            node = nxt
 
     def _engaged(self, engagement: Callable[[Face], Engagement], n: int,
                  draw: Callable[[], float]) -> Counter[Labels]:
@@ -216,10 +249,69 @@ def exact_figures(odds: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _run_chunk(args: tuple[dict[str, Any], int, int]) -> Counter[Labels]:
-    request, n, seed = args
+def _target_stats(request: Mapping[str, Any]) -> dict[str, Any] | None:
+    target = request.get("target")
+    stats = target.get("stats") if isinstance(target, dict) else None
+    return stats if isinstance(stats, dict) else None
+
+
+def shots(ruleset: Ruleset, request: dict[str, Any], chains: int, rng: random.Random
+          ) -> Counter[int]:
+    """How many times ``request`` is repeated until its target is incapacitated, for ``chains``
+    chains (0: not within ``MAX_SHOTS``). Each shot's effects on the target (``Ruleset.apply``)
+    carry into the next; each target state the chains reach gets its own tree of dice paths."""
+    first = _target_stats(request)
+    if first is None:
+        raise FirefightError("the request has no target stats to repeat the shot on",
+                             code="no_target_stats")
+    trees: dict[str, _Engagements] = {}
+    stats_of: dict[str, dict[str, Any]] = {}
+
+    def key(stats: dict[str, Any]) -> str:
+        text = json.dumps(stats, sort_keys=True)
+        stats_of.setdefault(text, stats)
+        return text
+
+    def tree(state: str) -> _Engagements:
+        found = trees.get(state)
+        if found is None:
+            stats = stats_of[state]
+            _, model = api.parse({**request, "target": {**request["target"], "stats": stats}})
+
+            def leaf(result: Resolution) -> tuple[bool, str]:
+                if "incapacitated" in labels(ruleset, result):
+                    return True, ""
+                effects = [e.model_dump(mode="json") for e in result.effects
+                           if e.target == "target" and e.on_actor]
+                return False, key(ruleset.apply(stats, effects)["stats"]) if effects else state
+
+            found = trees[state] = _Engagements(ruleset, model, leaf)
+        return found
+
+    start = key(first)
+    taken: Counter[int] = Counter()
+    for _ in range(chains):
+        state = start
+        for shot in range(1, MAX_SHOTS + 1):
+            out, state = tree(state).one(rng.random)
+            if out:
+                taken[shot] += 1
+                break
+        else:
+            taken[0] += 1
+    return taken
+
+
+def _run_chunk(job: Job) -> Chunk:
+    request, n, seed = job
     ruleset, model = api.parse(request)
-    return _Engagements(ruleset, model).run(n, random.Random(seed))
+    counts = _Engagements(ruleset, model).run(n, random.Random(seed))
+    taken: Counter[int] | str
+    try:  # a stream of its own, so the counts above are the same with or without this figure
+        taken = shots(ruleset, request, math.ceil(n / SHOTS_EVERY), random.Random(f"{seed}/shots"))
+    except FirefightError as exc:
+        taken = exc.message
+    return counts, taken
 
 
 def _check(request: object, n: object, seed: object, workers: object) -> None:
@@ -233,20 +325,96 @@ def _check(request: object, n: object, seed: object, workers: object) -> None:
                              fields=[("workers", "1 or more")])
 
 
-def _chunks(n: int, seed: int, pieces: int) -> list[tuple[int, int]]:
-    """(engagements, seed) per piece; the seeds follow from the run's seed alone."""
+def chunks(request: dict[str, Any], n: int, seed: int) -> list[Job]:
+    """A run's chunks: (request, engagements, seed), fixed by ``n`` and ``seed`` alone (not by
+    what runs them)."""
+    pieces = math.ceil(n / CHUNK)
     size, extra = divmod(n, pieces)
-    return [(size + (i < extra), seed * 1_000_003 + i) for i in range(pieces)
-            if size + (i < extra)]
+    return [(request, size + (i < extra), seed * 1_000_003 + i) for i in range(pieces)]
+
+
+def run_jobs(jobs: Sequence[Job], *, workers: int = 1, scheduler: Any = None,
+             progress: Callable[[int], None] | None = None, timeout: float | None = None
+             ) -> list[Chunk]:
+    """Each job's counts, in order: in this process (``workers`` 1), in ``workers`` local
+    processes, or on a Dask cluster (``scheduler``: its address, ``"local"`` for a
+    ``LocalCluster`` of ``workers`` processes on this machine, or a ``distributed.Client``).
+    ``progress(engagements)`` as each job finishes; ``timeout`` (s) bounds a Dask run."""
+    if scheduler is not None:
+        return _run_dask(jobs, scheduler, workers, progress, timeout)
+    out: list[Chunk] = []
+    if workers == 1 or sys.platform == "emscripten":  # Pyodide has no processes
+        for job in jobs:
+            out.append(_run_chunk(job))
+            if progress is not None:
+                progress(job[1])
+        return out
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    with ctx.Pool(workers) as pool:
+        for job, part in zip(jobs, pool.imap(_run_chunk, jobs), strict=True):
+            out.append(part)
+            if progress is not None:
+                progress(job[1])
+    return out
+
+
+DASK_CONNECT_S = 30  # how long to wait for a scheduler to answer
+
+
+def _run_dask(jobs: Sequence[Job], scheduler: Any, workers: int,
+              progress: Callable[[int], None] | None, timeout: float | None) -> list[Chunk]:
+    """The jobs on a Dask cluster (docs/building.md, "Balance lab on a Dask cluster"): every
+    worker needs this version of firefight installed."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise FirefightError("--scheduler needs Dask: pip install 'firefight[lab]'",
+                             fields=[("scheduler", "dask.distributed is not installed")],
+                             code="missing_dependency") from None
+    own: list[Any] = []  # what this call started, closed at the end
+    try:
+        if isinstance(scheduler, Client):
+            client = scheduler
+        else:
+            if scheduler == "local":
+                cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
+                own.append(cluster)
+                scheduler = cluster
+            try:
+                client = Client(  # type: ignore[no-untyped-call]
+                    scheduler, timeout=DASK_CONNECT_S)
+            except (OSError, TimeoutError) as exc:
+                raise FirefightError(f"no Dask scheduler at {scheduler!r}: {exc}",
+                                     fields=[("scheduler", "a reachable scheduler address")],
+                                     code="no_scheduler") from None
+            own.insert(0, client)
+        futures = client.map(_run_chunk, list(jobs), pure=False)
+        where = {f.key: i for i, f in enumerate(futures)}
+        out: list[Chunk | None] = [None] * len(jobs)
+        for future in as_completed(futures, timeout=timeout):  # type: ignore[no-untyped-call]
+            i = where[future.key]
+            out[i] = future.result()
+            if progress is not None:
+                progress(jobs[i][1])
+        return [part for part in out if part is not None]
+    finally:
+        for thing in own:
+            thing.close()
 
 
 def simulate(request: dict[str, Any], n: int = 100_000, seed: int | None = None, *,
-             workers: int = 1, progress: Callable[[int, int], None] | None = None
-             ) -> dict[str, Any]:
+             workers: int = 1, scheduler: Any = None,
+             progress: Callable[[int, int], None] | None = None,
+             timeout: float | None = None) -> dict[str, Any]:
     """Resolve ``request`` ``n`` times; the distribution of outcomes (see the module docstring).
 
-    Deterministic for a given ``seed`` and ``workers``. ``progress(done, n)`` is called as
-    chunks finish. Bad input comes back as ``{"error": ...}`` naming the field.
+    Deterministic for a given ``seed``, whatever runs it (``run_jobs``: this process,
+    ``workers`` processes, a Dask ``scheduler``). ``progress(done, n)`` is called as chunks
+    finish. Bad input comes back as ``{"error": ...}`` naming the field.
     """
     try:
         _check(request, n, seed, workers)
@@ -255,49 +423,117 @@ def simulate(request: dict[str, Any], n: int = 100_000, seed: int | None = None,
     except FirefightError as exc:
         return {"error": exc.to_dict()}
     seed = seed if seed is not None else int.from_bytes(os.urandom(6), "big")
-    # Chunks of at most 50 000, so a progress bar moves; each has its own seeded stream.
-    pieces = max(workers, math.ceil(n / 50_000))
-    jobs = [(request, k, s) for k, s in _chunks(n, seed, pieces)]
-    counts: Counter[Labels] = Counter()
     done = 0
-    try:
-        results: Iterable[Counter[Labels]]
-        if workers == 1 or sys.platform == "emscripten":  # Pyodide has no processes
-            results = (_run_chunk(job) for job in jobs)
-            pool = None
-        else:
-            import multiprocessing
 
-            pool = multiprocessing.get_context("spawn" if os.name == "nt" else "fork"
-                                               ).Pool(workers)
-            results = pool.imap(_run_chunk, jobs)
-        for job, part in zip(jobs, results, strict=True):
-            counts.update(part)
-            done += job[1]
-            if progress is not None:
-                progress(done, n)
-        if pool is not None:
-            pool.close()
-            pool.join()
+    def step(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done, n)
+
+    try:
+        parts = run_jobs(chunks(request, n, seed), workers=workers, scheduler=scheduler,
+                         progress=step, timeout=timeout)
     except FirefightError as exc:
         return {"error": exc.to_dict()}
-    return _report(ruleset.id, n, counts, exact_figures(odds), seed=seed, workers=workers)
+    counts, taken = merge(parts)
+    run: dict[str, Any] = {"seed": seed, "workers": workers}
+    if scheduler is not None:
+        run["scheduler"] = scheduler if isinstance(scheduler, str) else "client"
+    return report(ruleset.id, n, counts, exact_figures(odds), taken=taken,
+                  folded=facts([counts]), **run)
 
 
-def _report(ruleset_id: str, n: int, counts: Counter[Labels], exact: dict[str, dict[str, Any]],
-            **run: Any) -> dict[str, Any]:
+def merge(parts: Iterable[Chunk]) -> tuple[Counter[Labels], Counter[int] | str]:
+    """One run's counts and shots from its chunks'."""
+    counts: Counter[Labels] = Counter()
+    taken: Counter[int] | str = Counter()
+    for part, chain in parts:
+        counts.update(part)
+        if isinstance(chain, str):
+            taken = chain
+        elif not isinstance(taken, str):
+            taken.update(chain)
+    return counts, taken
+
+
+def _rank(label: str) -> tuple[int, str]:
+    if label in HEADLINE:
+        return HEADLINE.index(label), label
+    kinds = ("result:", "injury:", "state:", "effect:")
+    for i, kind in enumerate(kinds):
+        if label.startswith(kind):
+            return len(HEADLINE) + i, label
+    return len(HEADLINE) + len(kinds), label
+
+
+def facts(runs: Iterable[Counter[Labels]]) -> dict[str, list[str]]:
+    """One label per fact: labels that marked exactly the same engagements in every run are one
+    fact, reported under the first (``HEADLINE``, then result or injury bands, states,
+    effects). Returns {label reported: [labels folded into it]}; the headline labels are never
+    folded into one another."""
+    marks: dict[str, set[tuple[int, Labels]]] = {}
+    for i, counts in enumerate(runs):
+        for found in counts:
+            for label in found:
+                marks.setdefault(label, set()).add((i, found))
+    groups: dict[frozenset[tuple[int, Labels]], list[str]] = {}
+    for label, marked in marks.items():
+        groups.setdefault(frozenset(marked), []).append(label)
+    out: dict[str, list[str]] = {label: [] for label in HEADLINE}
+    for group in groups.values():
+        group.sort(key=_rank)
+        kept = [label for label in group if label in HEADLINE] or group[:1]
+        for label in kept[1:]:  # e.g. incapacitated where only a death puts a target out
+            out[label] = [kept[0]]
+        out.setdefault(kept[0], [])
+        out[kept[0]] += [label for label in group if label not in kept]
+    return dict(sorted(out.items(), key=lambda item: _rank(item[0])))
+
+
+def _share(k: int, n: int) -> dict[str, Any]:
+    low, high = wilson(k, n)
+    return {"count": k, "share": k / n if n else 0.0, "interval95": [low, high]}
+
+
+def shots_report(taken: Counter[int] | str) -> dict[str, Any]:
+    """The distribution of shots until incapacitated: each number's share of the chains (and
+    ``MORE``), the median (None past ``MAX_SHOTS``) and the mean of the chains that ended."""
+    if isinstance(taken, str):
+        return {"unavailable": taken}
+    chains = sum(taken.values())
+    shares = {str(k): _share(taken[k], chains) for k in range(1, MAX_SHOTS + 1) if taken[k]}
+    shares[MORE] = _share(taken[0], chains)
+    ended = chains - taken[0]
+    median, seen = None, 0
+    for k in range(1, MAX_SHOTS + 1):
+        seen += taken[k]
+        if 2 * seen >= chains:
+            median = k
+            break
+    mean = sum(k * c for k, c in taken.items() if k) / ended if ended else None
+    return {"chains": chains, "max": MAX_SHOTS, "median": median, "mean": mean,
+            "distribution": shares}
+
+
+def report(ruleset_id: str, n: int, counts: Counter[Labels], exact: dict[str, dict[str, Any]],
+           *, taken: Counter[int] | str, folded: Mapping[str, list[str]], **run: Any
+           ) -> dict[str, Any]:
+    """A run's figures: each fact's count, share, 95 % interval and, where the odds give it,
+    exact figure (``folded``: ``facts``)."""
     per_label: Counter[str] = Counter()
     for found, k in counts.items():
         for label in found:
             per_label[label] += k
-    for label in ("hit", "incapacitated", "killed"):
-        per_label.setdefault(label, 0)
     outcomes = {}
-    for label in sorted(per_label):
-        k = per_label[label]
-        low, high = wilson(k, n)
-        row: dict[str, Any] = {"count": k, "share": k / n, "interval95": [low, high]}
-        if label in exact:
-            row["exact"] = exact[label]
+    for label, same in folded.items():
+        row: dict[str, Any] = _share(per_label[label], n)
+        if same:
+            row["same_as"] = same
+        for name in (label, *same):  # a folded label's exact figure is this fact's
+            if name in exact:
+                row["exact"] = exact[name]
+                break
         outcomes[label] = row
-    return {"ruleset": ruleset_id, "n": n, **run, "outcomes": outcomes}
+    return {"ruleset": ruleset_id, "n": n, **run, "outcomes": outcomes,
+            "shots_until_incapacitated": shots_report(taken)}

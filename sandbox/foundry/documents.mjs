@@ -411,7 +411,9 @@ export class Scene extends Document {
     for (const data of list) {
       const c = data.c;
       if (!Array.isArray(c) || c.length !== 4 || !c.every(Number.isFinite)) throw new Error("Wall validation errors: c: must be a length-4 array of finite numbers");
-      const doc = new WallDocument({ move: 20, sight: 20, door: 0, ds: 0, flags: {}, ...data, _id: data._id ?? randomID() }, { parent: this });
+      // CONST.WALL_DIRECTIONS: BOTH 0, LEFT 1, RIGHT 2 (foundryvtt.com/api/enums/foundry.CONST.WALL_DIRECTIONS.html).
+      if (data.dir !== undefined && ![0, 1, 2].includes(data.dir)) throw new Error("Wall validation errors: dir: must be one of CONST.WALL_DIRECTIONS (0, 1, 2)");
+      const doc = new WallDocument({ move: 20, sight: 20, dir: 0, door: 0, ds: 0, threshold: { light: null, sight: null, sound: null, attenuation: false }, flags: {}, ...data, _id: data._id ?? randomID() }, { parent: this });
       this._source.walls.push(deepClone(doc._source));
       this.walls.set(doc.id, doc);
       docs.push(doc);

@@ -5,15 +5,18 @@
 // SettingConfig>", foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html). A setting may
 // be registered at any time, not only at `init` (dnd5e 5.3.3 registers its "deferred settings" at
 // `setup`, "after modules have had a chance to initialize to give them a chance to modify choices":
-// foundryvtt/dnd5e module/settings.mjs `registerDeferredSettings`). `set` checks a value against
-// the config's `choices` as they are then (SettingConfig `choices`: "For string Types, defines the
-// allowable values"; v13 refuses another value: "NaN is not a valid choice" from
-// ClientSettings.set, MetaMorphic-Digital/draw-steel#1335), so choices a module replaced in place
-// after registration count, as dnd5e's settings forms read `setting.choices` at render
-// (module/applications/settings/base-settings.mjs). Whether Foundry's own check sees choices
-// replaced in place is not public (sandbox/README.md, "What it does not imitate").
+// foundryvtt/dnd5e module/settings.mjs `registerDeferredSettings`). `set` refuses a value that is
+// not one of the setting's choices (SettingConfig `choices`: "For string Types, defines the
+// allowable values"; v13 refuses another value: "NaN is not a valid choice" from ClientSettings.set,
+// MetaMorphic-Digital/draw-steel#1335). Which choices: a `type` that is a DataField validates with
+// the field, whose `choices` may be a function asked each time (StringField `choices`,
+// foundryvtt.com/api/classes/foundry.data.fields.StringField.html); a plain `choices` object counts
+// as it was when the setting was registered. Whether v13 would see choices a module changed in
+// place afterwards is not public, so the sandbox does not (sandbox/README.md): it keeps its own
+// copy, which Configure Settings lists and `set` checks.
 import { Hooks } from "./hooks.mjs";
 import * as net from "./net.mjs";
+import { DataField, fieldChoices } from "./fields.mjs";
 
 const STORE = "firefight-sandbox.settings";
 
@@ -23,6 +26,8 @@ export class ClientSettings {
     // ClientSettings#menus: "Registered settings menus which trigger secondary applications"
     // (Map, foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html).
     this.menus = new Map();
+    // The choices each setting was registered with (a copy: see the header).
+    this._registeredChoices = new Map();
     try {
       this._values = JSON.parse(localStorage.getItem(STORE) ?? "{}");
     } catch {
@@ -32,7 +37,17 @@ export class ClientSettings {
   }
   register(namespace, key, data) {
     if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
-    this.settings.set(`${namespace}.${key}`, { scope: "client", ...data, namespace, key, id: `${namespace}.${key}` });
+    const id = `${namespace}.${key}`;
+    const config = { scope: "client", ...data, namespace, key, id };
+    if (data.type instanceof DataField && !("default" in data)) config.default = data.type.getInitialValue();
+    this.settings.set(id, config);
+    this._registeredChoices.set(id, data.choices ? Object.freeze({ ...data.choices }) : null);
+  }
+  /** The choices a setting offers now ({value: label}; null: none), as listed and checked. */
+  _choicesOf(id) {
+    const config = this.settings.get(id);
+    if (config?.type instanceof DataField) return fieldChoices(config.type);
+    return this._registeredChoices.get(id) ?? null;
   }
   /**
    * registerMenu(namespace, key, data): a button in Configure Settings that opens `data.type`
@@ -57,7 +72,12 @@ export class ClientSettings {
     const config = this.settings.get(id);
     if (!config) throw new Error(`"${id}" is not a registered game setting`);
     if (config.scope === "world" && !game.user?.isGM) throw new Error(`User ${game.user?.name} lacks permission to change the world setting ${id}`);
-    if (config.choices && !Object.hasOwn(config.choices, String(value))) {
+    if (config.type instanceof DataField) {
+      const error = config.type.validate(value);
+      if (error) throw new Error(`The setting ${id}: ${error}`);
+    }
+    const choices = this._choicesOf(id);
+    if (choices && !Object.hasOwn(choices, String(value))) {
       throw new Error(`The setting ${id}: ${value} is not a valid choice`);
     }
     if (config.type === Number) value = Number(value);
@@ -67,13 +87,17 @@ export class ClientSettings {
     return value;
   }
   _store(id, value) {
+    // A world setting is kept as a Setting document: its first value creates the document
+    // (hook createSetting), later values update it (updateSetting) (foundryvtt.com/api/classes/
+    // foundry.documents.Setting.html; hookEvents.createDocument / updateDocument).
+    const created = !(id in this._values);
     this._values[id] = value;
     try {
       const all = JSON.parse(localStorage.getItem(STORE) ?? "{}");
       localStorage.setItem(STORE, JSON.stringify({ ...all, [id]: value }));
     } catch { /* private mode */ }
     this.settings.get(id)?.onChange?.(value);
-    Hooks.callAll("updateSetting", { key: id, value });
+    Hooks.callAll(created ? "createSetting" : "updateSetting", { key: id, value });
   }
   /** All values, for a page that joins the table. */
   snapshot() {

@@ -66,3 +66,43 @@ export function systemFor(id) {
   if (!system) throw new Error(`Sandbox: no system "${id}" (choose one of ${Object.keys(SYSTEMS).join(", ")})`);
   return system;
 }
+
+// --- what a system reads of a compendium document's version -------------------------------------
+// pf2e: a document's schema version is `system._migration.version` (older data: `system.schema.
+// version`), null when absent (ItemPF2e/ActorPF2e#schemaVersion, src/module/item/base/document.ts,
+// src/module/actor/base.ts). Its client backend migrates every Actor/Item read from a pack not
+// named "pf2e.*" with MigrationList.constructFromVersion(schemaVersion), which for null is every
+// migration after RECOMMENDED_SAFE_VERSION (0.841), and only logs a failure
+// (src/module/system/client-backend.ts `_getDocuments`; src/module/migration/index.ts,
+// runner/base.ts); importing migrates again (createDocuments: MigrationRunner.ensureSchemaVersion).
+// dnd5e: its migrations compare `_stats.systemVersion` with the release that changed the data
+// (module/migration.mjs `migrateActorData`/`migrateItemData`: isNewerVersion("4.0.0", …)), and its
+// item data model reads a missing one as "0.0.0" (module/data/item/templates/activities.mjs
+// `#shouldCreateInitialActivity`): a document without it is taken as older than any release.
+// Simple Worldbuilding reads neither. The sandbox runs no system migration: it reports such a
+// document instead (sandbox/README.md).
+
+const PF2E_SAFE_VERSION = 0.841; // pf2e MigrationRunnerBase.RECOMMENDED_SAFE_VERSION
+
+function pf2eSchemaVersion(doc) {
+  return Number(doc?.system?._migration?.version ?? doc?.system?.schema?.version) || null;
+}
+
+const VERSION_CHECKS = {
+  pf2e: (doc) => (pf2eSchemaVersion(doc) === null
+    ? `pf2e would migrate "${doc.name}" with every migration after ${PF2E_SAFE_VERSION}: its schema version (system._migration.version) is null`
+    : null),
+  dnd5e: (doc) => (doc?._stats?.systemVersion
+    ? null
+    : `dnd5e would take "${doc.name}" for data older than any dnd5e release: it has no _stats.systemVersion`),
+};
+
+/**
+ * What the world's system would do to a compendium Actor or Item (and its embedded items) that
+ * does not say which version of the system's data it holds: a list of reports (empty: none).
+ */
+export function unversionedDocumentProblems(systemId, doc) {
+  const check = VERSION_CHECKS[systemId];
+  if (!check) return [];
+  return [doc, ...(Array.isArray(doc?.items) ? doc.items : [])].map(check).filter(Boolean);
+}

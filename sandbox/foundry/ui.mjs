@@ -179,7 +179,14 @@ export class SceneControls {
     canvas[c.layer].activate();
     this.render();
   }
-  render() {
+  /**
+   * render({reset}): `reset` "Re-prepare the possible list of controls"
+   * (foundryvtt.com/api/interfaces/foundry._SceneControlsRenderOptions.html): the modules'
+   * getSceneControlButtons tools are collected anew (the sandbox shows them under Shoot:
+   * `onReset`, set by sandbox/panel.mjs); a plain render keeps the tools it has.
+   */
+  render({ reset = false } = {}) {
+    if (reset) this.onReset?.();
     if (!this.element) {
       this.element = document.createElement("nav");
       this.element.id = "scene-controls";

@@ -92,3 +92,13 @@ export function randomID(length = 16) {
 export function escapeHTML(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
+
+// foundry.utils.getRoute(path, {prefix}): "Get the URL route for a certain path which includes a
+// path prefix, if one is set"; returns "The absolute URL path" (foundryvtt.com/api/functions/
+// foundry.utils.getRoute.html). Foundry's prefix is its routePrefix server option; the sandbox's is
+// the folder its page is served from (tools/serve.py --route-prefix: the page is /PREFIX/).
+export function getRoute(path, { prefix } = {}) {
+  prefix ??= globalThis.location ? new URL(".", globalThis.location.href).pathname : "";
+  const parts = [String(prefix ?? "").replace(/^\/+|\/+$/g, ""), String(path ?? "").replace(/^\/+/, "")];
+  return `/${parts.filter(Boolean).join("/")}`;
+}

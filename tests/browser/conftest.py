@@ -171,11 +171,14 @@ def open_sheet_from_directory(page: Any, name: str) -> Any:
 
 
 def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | None = None,
-               *, lang: str | None = None, system: str | None = None) -> Table:
+               *, lang: str | None = None, system: str | None = None,
+               permissions: list[str] | None = None) -> Table:
     """A sandbox page whose world ruleset is `ruleset` and whose scene holds `pack`'s actors,
     as the GM or as `user`, in the client language `lang` (else English), in a world of the
-    game system `system` (else the sandbox's default, worldbuilding)."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    game system `system` (else the sandbox's default, worldbuilding), with the browser
+    `permissions` a person granted the page (e.g. "clipboard-read")."""
+    context = browser.new_context(viewport={"width": 1440, "height": 860},
+                                  permissions=permissions or [])
     # Merged into the stored world settings (kept on a reload, as a world keeps them).
     settings = json.dumps({"firefight.ruleset": ruleset})
     key = "'firefight-sandbox.settings'"

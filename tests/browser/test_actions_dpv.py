@@ -312,3 +312,44 @@ def test_an_explosion_without_fragments_still_reaches_by_concussion(dpv_table: T
     assert target in names
     figure = next(f for f in flags["request"]["targets"] if f["name"] == target)
     assert figure["distance_m"] == pytest.approx(12)
+
+
+def test_a_task_rolled_without_its_difficulty_stays_open_naming_the_field(dpv_table: Table) -> None:
+    """UX walkthrough 3 #2 (issue 25 item 4): Roll with a required choice missing keeps the
+    dialog, says what is wrong by the field's label, marks and focuses that field; fixed, Roll
+    posts the card. No console error for what the user chose."""
+    page = dpv_table.page
+    shooter, *_ = _names(page)
+    page.evaluate(AIM_JS, [shooter, []])
+    logged: list[str] = []
+
+    def log(message: Any) -> None:
+        if message.type == "error":
+            logged.append(message.text)
+
+    page.on("console", log)
+    page.locator('.scene-tool[data-tool="firefightActions"]').click()
+    picker = page.locator("dialog.firefight-action-picker")
+    picker.locator('input[name="ff-action"][value="task"]').check()
+    picker.locator("button[data-action=pick]").click()
+    dialog = page.locator("dialog.firefight-action-dialog")
+    dialog.wait_for()
+    before = page.evaluate("() => game.messages.size")
+    dialog.locator('[data-action="go"]').click()
+    error = dialog.locator("[data-firefight-dialog-error]")
+    error.wait_for()
+    label = dialog.locator('.form-group[data-field="options.difficulty"] label').inner_text()
+    assert label in error.inner_text()
+    assert "options.difficulty" not in error.inner_text()
+    difficulty = dialog.locator('.form-group[data-field="options.difficulty"] select')
+    assert difficulty.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("""() => document.activeElement
+        .closest('.form-group')?.dataset.field""") == "options.difficulty"
+    assert page.evaluate("() => game.messages.size") == before
+    # Chosen, Roll again: the card.
+    difficulty.select_option(index=3)  # after "—": simple, easy, routine
+    dialog.locator('[data-action="go"]').click()
+    dialog.wait_for(state="detached")
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    page.remove_listener("console", log)
+    assert logged == []

@@ -138,15 +138,19 @@ def test_hover_a_name_highlights_its_token_and_a_modifier_shows_its_source(
     assert "hovered" in (ready_table.token(RHINO).get_attribute("class") or "")
     card.locator(".ff-title").hover()
     page.wait_for_function(f"(id) => !({hovered})(id)", arg=rhino_id)
-    # A modifier row names its source when hovered.
+    # A modifier row names its source when hovered (the rows open under "Dice and modifiers").
+    card.locator(".ff-details-toggle").click()
     row = card.locator(".ff-modifier").first
     source = row.locator(".ff-mod-source").inner_text().strip()
     assert source
     row.hover()
     assert row.get_attribute("title") == source
     assert "ff-hovered" in (row.get_attribute("class") or "")
-    # Keyboard: from the card's title, Tab reaches the modifier rows, then the names.
+    # Keyboard: from the card's title, Tab reaches the details' toggle, the modifier rows, then
+    # the names.
     card.locator(".ff-title").click()
+    page.keyboard.press("Tab")
+    assert "ff-details-toggle" in page.evaluate("() => document.activeElement.className")
     page.keyboard.press("Tab")
     focused = page.evaluate("() => document.activeElement.className")
     assert "ff-modifier" in focused

@@ -6,14 +6,18 @@ not load reported to the GM while play goes on (issue 13)."""
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from conftest import BOOT_TIMEOUT_MS, REPO
 
-CHOICES_JS = "() => Object.keys(game.settings.settings.get('firefight.ruleset').choices)"
+# The ruleset choices as Configure Settings lists them (the sandbox's copy; see its settings.mjs).
+CHOICES_JS = "() => Object.keys(game.settings._choicesOf('firefight.ruleset'))"
 API = "game.modules.get('firefight').api"
 HELLO = f"(await {API}.engine.call('hello'))"
 HAS_DUEL_JS = f"async () => {HELLO}.rulesets.some((r) => r.id === 'duel')"
@@ -104,4 +108,76 @@ def test_a_wheel_loaded_at_runtime_is_a_choice_at_once_and_survives_a_restart(
     note.first.wait_for()
     assert "Firefight" in note.first.inner_text()
     assert page.evaluate(COUNT_JS) == 5
+    assert errors == []
+
+
+def _tutorial_snippet(marker: str) -> str:
+    """The ```js block of docs/extending.md that contains `marker`, as a reader copies it."""
+    text = (REPO / "docs" / "extending.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```js\n(.*?)```", text, flags=re.S)
+    found = [b for b in blocks if marker in b]
+    assert len(found) == 1, f"one ```js block of docs/extending.md has {marker!r}"
+    return found[0]
+
+
+@pytest.mark.parametrize(("prefix", "system"), [("", "worldbuilding"), ("ff", "dnd5e"),
+                                                 ("ff", "pf2e")])
+def test_the_tutorials_load_wheel_snippet_runs_at_the_table(
+        prefix: str, system: str, serve: Callable[..., str],
+        open_page: Callable[..., Any]) -> None:
+    """docs/extending.md "Loading a wheel at runtime", pasted into a macro as the GM would: it
+    resolves the wheel's path with foundry.utils.getRoute, so it works under a route prefix too."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    base = serve(*(["--route-prefix", prefix] if prefix else []))
+    page, requests, errors = open_page(f"{base}?system={system}")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    snippet = _tutorial_snippet("api.engine.loadWheel")
+    outcome = page.evaluate(f"""async () => {{
+        try {{
+            {snippet}
+            return {{ids: catalog.rulesets.map((r) => r.id)}};
+        }} catch (err) {{
+            return {{error: String(err)}};
+        }}
+    }}""")
+    assert "duel" in outcome.get("ids", []), outcome
+    wheel = [u for u in requests if u.endswith("firefight_duel-0.1.0-py3-none-any.whl")]
+    assert wheel
+    assert all(u.startswith(base + "modules/firefight-duel/") for u in wheel), wheel
+    assert errors == []
+
+
+@pytest.mark.parametrize("system", ["worldbuilding", "dnd5e", "pf2e"])
+def test_the_clock_tool_follows_the_first_choice_of_a_ruleset(
+        system: str, server: str, open_page: Callable[..., Any], browser: Any) -> None:
+    """A world whose ruleset was never set (the catalog cached, the engine unreachable): the
+    referee's first choice in Configure Settings creates the setting's document (createSetting,
+    not updateSetting); 2300 AD's healing clock ("Advance time") is offered at once (audit D4)."""
+    page, _, errors = open_page(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    cache = page.evaluate("() => game.settings.get('firefight', 'catalog')")
+    assert any(r["id"] == "dpv" for r in cache["rulesets"])
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    try:
+        context.add_init_script(script=f"""if (!localStorage.getItem('firefight-sandbox.settings'))
+            localStorage.setItem('firefight-sandbox.settings',
+                JSON.stringify({{'firefight.catalog': {json.dumps(cache)}}}))""")
+        gm = context.new_page()
+        gm.route("**/pyodide.asm.wasm", lambda route: route.abort())
+        # The scene's actors have 2300 AD data, so choosing it keeps the page (sandbox/panel.mjs).
+        gm.goto(f"{server}?system={system}&pack=dpv-npcs")
+        gm.wait_for_function("() => game.ready === true", timeout=30000)
+        tool = gm.locator('#shot-panel [data-tool="firefightAdvanceTime"]')
+        assert tool.count() == 0  # the engine's default, SOE, has no healing clock
+        gm.click("#settings-button")
+        select = gm.locator('dialog.settings-config select[name="firefight.ruleset"]')
+        select.select_option("dpv")
+        gm.click('dialog.settings-config button[data-action="save"]')
+        gm.wait_for_function("() => game.settings.get('firefight', 'ruleset') === 'dpv'")
+        tool.wait_for(timeout=10000)
+    finally:
+        context.close()
     assert errors == []

@@ -62,6 +62,11 @@ def _shoot_by_hand(t: Table, shooter: str = RIFLEMAN, target: str = RHINO) -> No
         page.evaluate(REAL_DICE_JS)
     mid = page.evaluate("() => game.messages.contents.at(-1).id")
     page.locator(f'.chat-message[data-message-id="{mid}"]').wait_for()
+    # The steps are behind the card's "Dice and modifiers": opened, as a person reading them does
+    # (a card its reader may not read has none).
+    toggle = page.locator(f'.chat-message[data-message-id="{mid}"] .ff-details-toggle')
+    if toggle.is_visible():
+        toggle.click()
 
 
 @pytest.fixture(scope="module")

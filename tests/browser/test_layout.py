@@ -153,3 +153,33 @@ def test_the_chit_pull_does_not_cover_a_third_of_the_board(
     folded = _box(page.locator("#combat-panel"))
     assert folded["height"] < 60, folded
     assert errors == []
+
+
+def test_the_newest_card_shows_its_result_in_the_chat_log(
+        server: str, open_page: Callable[..., Any]) -> None:
+    """UX walkthrough 3 #5 (issue 25 item 5): a percentile shot of five rolls made a 1 323 px card
+    in a 264 px chat log, which showed its notes, not the result. The card leads with the result
+    and its title; the dice and modifiers open on request."""
+    page, _, errors = open_page(server, viewport=VIEW)
+    page.evaluate(RULESET_JS, "percentile")
+    page.goto(f"{server}?pack=percentile-actors")
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    page.locator('.token[data-name="Grenadier Karl Vogt"]').click()
+    page.locator('.token[data-name="Corporal Ada Kowalski"]').click(button="right")
+    page.click("#shoot-button")
+    dialog = page.locator("dialog.application.firefight-dialog")
+    dialog.locator("[data-odds-value]").filter(has_text="%").wait_for()
+    dialog.locator('button[data-action="fire"]').click()
+    card = page.locator("#chat-log .chat-message .firefight-card").last
+    card.wait_for()
+    page.wait_for_timeout(500)  # the log scrolls to its newest message
+    log = _box(page.locator("#chat-log"))
+    for part in (card.locator(".ff-title"), card.locator(".ff-summary")):
+        box = _box(part)
+        assert box["y"] >= log["y"] - 1, (box, log)
+        assert box["y"] + box["height"] <= log["y"] + log["height"] + 1, (box, log)
+    # The details: every die, on request.
+    assert not card.locator(".ff-die").first.is_visible()
+    card.locator(".ff-details-toggle").click()
+    assert card.locator(".ff-die").first.is_visible()
+    assert errors == []

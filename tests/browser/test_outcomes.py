@@ -327,3 +327,81 @@ def test_dpv_shot_and_area_fire_show_outcomes_per_figure(dpv_table: Table) -> No
         !== {json.dumps(json.dumps(first))}""", timeout=60000)
     dpv_table.shot("75-outcomes-dpv-area-fire")
     _close(page)
+
+
+# Each "Why" table: its step's name, its rows' values and the total under them.
+WHY_TABLES_JS = """() => [...[...document.querySelectorAll('dialog.application')].at(-1)
+    .querySelectorAll('.ff-modifiers')].map((t) => ({
+        step: t.dataset.step, caption: t.querySelector('caption')?.textContent.trim() ?? '',
+        values: [...t.querySelectorAll('tbody td.ff-num')].map((td) =>
+            Number(td.textContent.trim().replace('\u2212', '-').replace('+', ''))),
+        total: Number(t.querySelector('tfoot td.ff-num').dataset.total),
+        shown: t.querySelector('tfoot td.ff-num').textContent.trim() }))"""
+
+
+def test_why_groups_its_rows_by_step_with_totals_that_add_up(ready_table: Table) -> None:
+    """UX walkthrough 3 #4 (issue 25 item 3): soe's to-hit and to-damage modifiers are not one
+    list under one net figure: each step has its own table, named in words, whose total is the
+    sum of its rows."""
+    page = ready_table.page
+    _aim(ready_table, RIFLEMAN, RHINO)
+    _open_shoot(page)
+    tables = page.evaluate(WHY_TABLES_JS)
+    assert [t["step"] for t in tables] == ["to_hit", "to_damage"], tables
+    for table in tables:
+        assert table["caption"], table
+        assert "_" not in table["caption"], table
+        assert table["total"] == sum(table["values"]), table
+        assert table["shown"].lstrip("+") == str(table["total"]), table
+    assert "net modifier" not in page.locator("[data-odds-detail]").inner_text()
+    _close(page)
+
+
+def test_a_shot_of_several_rolls_says_its_chance_is_per_roll(pct_table: Table) -> None:
+    """UX walkthrough 3 #4: "Hit chance 21 %" beside "Miss 30.8 %" was one per roll and one for
+    the rolls fired; the dialog now says so."""
+    page = pct_table.page
+    page.evaluate(AIM_JS, ["Grenadier Karl Vogt", "Corporal Ada Kowalski"])
+    _open_shoot(page)
+    detail = page.locator("[data-odds-detail]").inner_text()
+    found = re.search(r"per roll; this shot makes (\d+) rolls", detail)
+    assert found, detail
+    assert int(found.group(1)) > 1, detail
+    for table in page.evaluate(WHY_TABLES_JS):
+        assert table["total"] == sum(table["values"]), table
+    _close(page)
+
+
+# A module's handler, as docs/extending.md shows one: every soe shot is quickfire.
+QUICKFIRE_HOOK_JS = """() => { globalThis.__quick = Hooks.on('firefight.preRequest', (request) => {
+    if (request.ruleset === 'soe' && request.action === 'attack') {
+        request.options.mode = 'quickfire';
+    }
+}); }"""
+UNHOOK_JS = "() => Hooks.off('firefight.preRequest', globalThis.__quick)"
+
+
+def test_a_pre_request_handlers_change_is_in_the_dialogs_odds(ready_table: Table) -> None:
+    """Issue 26 item 1: the request the odds are computed for is the request that is rolled; a
+    firefight.preRequest handler's change shows in the dialog, and the card's chance is the
+    dialog's."""
+    page = ready_table.page
+    _aim(ready_table, RIFLEMAN, RHINO)
+    plain = _open_shoot(page)
+    plain_p = page.evaluate(PROBABILITY_JS)
+    _close(page)
+    page.evaluate(QUICKFIRE_HOOK_JS)
+    try:
+        hooked = _open_shoot(page)
+        hooked_p = page.evaluate(PROBABILITY_JS)
+        assert hooked_p != plain_p
+        assert any(".quickfire" in m["key"] for m in hooked["modifiers"]), hooked["modifiers"]
+        before = page.evaluate("() => game.messages.size")
+        page.click('dialog.application button[data-action="fire"]')
+        page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
+        card = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.result")
+        assert card["request"]["options"]["mode"] == "quickfire"
+        assert abs(card["odds"]["probability"] - float(hooked_p)) < 1e-12
+    finally:
+        page.evaluate(UNHOOK_JS)
+    assert plain["outcomes"]

@@ -216,7 +216,7 @@ def picture(page: Any, element: Any, name: str) -> None:
 
 def shoot_until_applicable(page: Any, lang: str, ruleset: str, how: str) -> Any:
     _, _, chance, fire = step("Shoot", 4)
-    apply_name = firefight(step("Read the card", 2)[0], lang)
+    details_name, apply_name = (firefight(n, lang) for n in step("Read the card", 3)[:2])
     for _ in range(SHOTS_AT_MOST):
         dialog = open_shot(page, lang, how)
         assert dialog.locator(".ff-odds-label").text_content() == firefight(chance, lang)
@@ -245,8 +245,13 @@ def shoot_until_applicable(page: Any, lang: str, ruleset: str, how: str) -> Any:
             assert shown in card.locator(".ff-chance").inner_text()
         else:
             assert shown.startswith("100"), shown
+        # The result leads; the details open on the toggle the README names.
+        assert card.locator(".ff-summary").is_visible()
+        assert not card.locator(".ff-die").first.is_visible()
+        card.locator(".ff-details-toggle", has_text=details_name).click()
         rows = card.locator(".ff-modifier")
         assert rows.count() >= 1
+        assert rows.first.is_visible()
         for source in rows.locator(".ff-mod-source").all_inner_texts():
             assert source.strip(), "a modifier without its rule"
         assert card.locator(".ff-die").count() >= 1
@@ -264,7 +269,7 @@ TARGET_STATE_JS = """([name, rs]) => {
 
 
 def apply_and_undo(page: Any, lang: str, ruleset: str, message: Any) -> None:
-    apply_name, undo_name = (firefight(n, lang) for n in step("Read the card", 2))
+    apply_name, undo_name = (firefight(n, lang) for n in step("Read the card", 3)[1:])
     target = PAIRS[ruleset][1]
     before = page.evaluate(TARGET_STATE_JS, [target, ruleset])
     _button(message, apply_name).click()

@@ -33,6 +33,9 @@ def _shoot(page: Any, shooter: str, target: str) -> str:
 
 
 def _to_damage_text(page: Any, mid: str) -> str:
+    details = page.locator(f'[data-message-id="{mid}"] .ff-card-details')
+    if details.get_attribute("open") is None:
+        details.locator(".ff-details-toggle").click()
     step = page.locator(f'[data-message-id="{mid}"] .ff-step', has_text="to-damage").first
     return str(step.inner_text())
 
@@ -219,6 +222,9 @@ def test_the_firefight_tab_survives_re_renders_with_fresh_values(
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     sheet = open_sheet_from_directory(page, OFFICER)
     _tab_is_there_and_active(sheet)
+    # The sheet's own tab state follows (ApplicationV2#changeTab; dnd5e keys its layout on it).
+    assert page.evaluate("(n) => game.actors.getName(n).sheet.tabGroups.primary",
+                         OFFICER) == "firefight"
     renders = page.evaluate("(n) => game.actors.getName(n).sheet.renders ?? null", OFFICER)
     # A changed field saves: the actor is updated and its sheet renders again.
     field = sheet.locator('.firefight-sheet [name="opt.marksmanship"]')

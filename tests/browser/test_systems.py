@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, open_table
+from test_actions_cover import ONE_WAY_JS, fired_cover, open_line
 
 SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
     JSON.stringify({'firefight.ruleset': 'shock'}))"""
@@ -260,3 +261,94 @@ def _player_page(world: Table) -> Any:
         page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
         world.player = page  # type: ignore[attr-defined]
     return page
+
+
+def test_the_scene_actors_say_which_version_of_the_system_data_they_hold(world: Table) -> None:
+    """The scene's actors come from the world system's pack (shock-troops-<system>): pf2e reads
+    system._migration.version, dnd5e _stats.systemVersion (sandbox/foundry/systems.mjs); without
+    them the sandbox reports what the system would do (a lasting error for the GM)."""
+    page = world.page
+    reports = [n for n in page.locator("#notifications .notification").all_inner_texts()
+               if " would " in n]
+    assert reports == []
+    assert [e for e in world.console_errors if " would " in e] == []
+    stamps = page.evaluate("""() => game.actors.contents.map((a) => ({
+        stats: a._source?._stats ?? null, migration: a._source?.system?._migration ?? null}))""")
+    assert stamps
+    for stamp in stamps:
+        assert stamp["stats"]["systemId"] == world.system  # type: ignore[attr-defined]
+
+
+# The tab places of pf2e's two actor sheets, as their templates lay them out (foundryvtt/pf2e
+# static/templates/actors/character/sheet.hbs, npc/sheet.hbs): structure only.
+PF2E_SHEETS_JS = """async () => {
+    const { adapterFor } = await import(new URL('modules/firefight/js-shim/systems/index.mjs',
+        location.href).href);
+    const { tabPlaces } = await import(new URL('modules/firefight/js-shim/sheet.mjs',
+        location.href).href);
+    const character = `<form><aside><div class="sidebar" data-tab="sidebar"></div></aside>
+        <nav class="sheet-navigation" data-group="primary">
+        <a class="item" data-tab="character"></a></nav>
+        <section class="sheet-body"><section class="sheet-content">
+        <div class="tab" data-tab="character"></div></section></section></form>`;
+    const npc = `<form class="npc-sheet"><div class="side-bar"></div><div class="npc-body">
+        <nav class="sheet-tabs tabs" data-group="primary"><a class="item" data-tab="main"></a>
+        </nav><section class="sheet-body"><div class="tab main" data-tab="main"></div></section>
+        </div></form>`;
+    const { sheet } = adapterFor('pf2e');
+    return Object.fromEntries([['character', character], ['npc', npc]].map(([name, html]) => {
+        const root = document.createElement('div');
+        root.innerHTML = html;
+        const named = { nav: root.querySelector(sheet.nav), body: root.querySelector(sheet.body) };
+        const places = tabPlaces(root, sheet);
+        const tab = (el) => el?.querySelector('[data-tab]')?.dataset.tab ?? null;
+        return [name, { named: [tab(named.nav), tab(named.body)],
+                        found: [tab(places.nav), tab(places.body)] }];
+    }));
+}"""
+
+
+def test_the_pf2e_adapter_names_the_tabs_of_both_pf2e_actor_sheets(world: Table) -> None:
+    # audit D2: the NPC sheet's nav and body are not the character sheet's.
+    if world.system != "pf2e":  # type: ignore[attr-defined]
+        pytest.skip("pf2e's sheets")
+    places = world.page.evaluate(PF2E_SHEETS_JS)
+    assert places["character"] == {"named": ["character", "character"],
+                                   "found": ["character", "character"]}
+    assert places["npc"] == {"named": ["main", "main"], "found": ["main", "main"]}
+
+
+def test_the_ruleset_setting_lists_the_engines_rulesets_and_refuses_others(world: Table) -> None:
+    # sandbox/README.md: a setting's choices are those its field gives now (catalog.mjs registers
+    # a StringField with a choices function), and a value outside them is refused.
+    page = world.page
+    page.click("#settings-button")
+    select = page.locator('dialog.settings-config select[name="firefight.ruleset"]')
+    select.wait_for()
+    values = select.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+    page.keyboard.press("Escape")
+    assert set(values) == {"dpv", "percentile", "shock", "soe"}
+    refused = page.evaluate("""() => game.settings.set('firefight', 'ruleset', 'nope')
+        .then(() => 'accepted', (e) => e.message)""")
+    assert refused == "The setting firefight.ruleset: nope is not a valid choice"
+    assert page.evaluate("() => game.settings.get('firefight', 'ruleset')") == "shock"
+
+
+@pytest.fixture(scope="module", params=["worldbuilding", "dnd5e", "pf2e"])
+def dpv_world(request: Any, server: str, browser: Any) -> Iterator[Table]:
+    t = open_table(server, browser, "dpv", "dpv-npcs", system=request.param)
+    t.system = request.param  # type: ignore[attr-defined]
+    yield t
+    t.context.close()
+
+
+def test_a_one_way_wall_covers_only_from_its_closed_side(dpv_world: Table) -> None:
+    # test_actions_cover.py's one-way wall, in each system shape (2300 AD: its wall cover).
+    page = dpv_world.page
+    assert page.evaluate("() => game.system.id") == dpv_world.system  # type: ignore[attr-defined]
+    shooter, target = open_line(dpv_world)
+    page.evaluate(ONE_WAY_JS, [shooter, target, 1])
+    assert fired_cover(dpv_world, shooter, target) is None
+    page.evaluate(ONE_WAY_JS, [shooter, target, 2])
+    assert fired_cover(dpv_world, shooter, target) == "brick_cement"
+    assert not dpv_world.errors

@@ -71,6 +71,9 @@ def test_the_readme_shows_the_screenshots_the_browser_tests_take() -> None:
     walk = (root / "tests" / "browser" / "test_readme_walk.py").read_text(encoding="utf-8")
     shown = re.findall(r"\(docs/screenshots/([^)/]+)\.png\)", readme)
     taken = set(re.findall(r'\bpicture\(page, \w+, "([^"]+)"\)', walk))
+    # The balance lab's chart: the sweep of a copied request (tests/browser/test_copy_request.py).
+    lab = (root / "tests" / "browser" / "test_copy_request.py").read_text(encoding="utf-8")
+    taken |= set(re.findall(r'^README_PICTURE = "([^"]+)"$', lab, re.M))
     assert shown, "the README shows no screenshot"
     assert 'SHOTS / f"readme-{name}.png"' in walk  # SHOTS: tests/browser/conftest.py
     for name in shown:

@@ -1,6 +1,8 @@
 """The boot imports only what the ready message and the ``hello`` need (issue 17, "Boot"):
-Jinja2 and the card templates come with the first card, the plugin scan's importlib.metadata
-with the ``hello``, the balance lab and the command line when used. (The time each saves:
+Jinja2 and the card templates come with the first card, the balance lab (its sweeps, charts and
+Dask too) and the command line when used, and a ruleset with its first request (issue 27: the
+``hello`` reads the built-ins' catalogs from data). The plugin scan's importlib.metadata comes
+with the bridge's import, so the browser's memory snapshot holds it. (The time each saves:
 docs/building.md, "Boot levers".)"""
 
 from __future__ import annotations
@@ -29,20 +31,24 @@ assert reply["ok"] and reply["value"]["html"], reply
 seen["shot"] = loaded()
 print(json.dumps(seen))
 """
-LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli")
-HELLO = ("importlib.metadata",)  # the plugin scan's, with the email package it brings
+LATER = ("jinja2", "firefight.cards", "firefight.sim", "firefight.cli", "firefight.sweep",
+         "firefight.lab_chart", "matplotlib", "distributed", "dask")  # the lab's: issue 28
+SCAN = ("importlib.metadata",)  # the plugin scan's, with the email package it brings
+RULESETS = tuple(f"firefight.rulesets.{r}" for r in ("dpv", "percentile", "shock", "soe"))
 
 
 @pytest.mark.skipif(IN_PYODIDE, reason="starts a fresh interpreter")
 def test_the_boot_and_the_hello_leave_the_cards_the_lab_and_the_cli_for_later() -> None:
-    script = SCRIPT.format(names=LATER + HELLO, request=example("soe_rhino.json"))
+    script = SCRIPT.format(names=LATER + SCAN + RULESETS, request=example("soe_rhino.json"))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout)
-    assert seen["import"] == []
-    assert seen["hello"] == ["importlib.metadata"]
-    assert seen["shot"] == ["firefight.cards", "importlib.metadata", "jinja2"]  # the first card
+    assert seen["import"] == ["importlib.metadata"]  # the scan, in the memory snapshot
+    assert seen["hello"] == ["importlib.metadata"]  # no ruleset: their catalogs are data
+    # the first card, and the one ruleset the shot names
+    assert seen["shot"] == ["firefight.cards", "firefight.rulesets.soe", "importlib.metadata",
+                            "jinja2"]
 
 
 def test_the_cards_are_still_the_packages_own() -> None:

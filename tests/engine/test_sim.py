@@ -45,13 +45,62 @@ def test_shock_reports_each_result_killed_and_incapacitated() -> None:
     out = firefight.simulate(request, n, seed=5)["outcomes"]
     odds = firefight.odds(request)
     given = {k: Fraction(v) for k, v in odds["given_hit_exact"].items()}
-    assert {f"result:{k}" for k in given} <= set(out)
-    for result in ("death", "shock", "wound"):
+    # One label per fact: a death result is the kill (and the dead state), a shock result the
+    # shock state, a wound result the unchanged state with its wounds.
+    assert out["killed"]["same_as"] == ["result:death", "state:dead"]
+    assert out["result:shock"]["same_as"] == ["state:shock"]
+    assert out["result:wound"]["same_as"] == ["state:ok", "effect:wounds"]
+    reported = set(out) | {x for row in out.values() for x in row.get("same_as", [])}
+    assert {f"result:{k}" for k in given} - {"result:miss", "result:stopped"} <= reported
+    assert out["killed"]["exact"]["exact"] == str(given["death"])
+    for result in ("shock", "wound"):
         assert out[f"result:{result}"]["exact"]["exact"] == str(given[result])
-    assert out["killed"]["count"] == out["result:death"]["count"]
-    assert out["incapacitated"]["count"] == out["result:death"]["count"] + out["result:shock"][
-        "count"]
+    assert out["incapacitated"]["count"] == out["killed"]["count"] + out["result:shock"]["count"]
     _agrees(out["incapacitated"], n)
+    _agrees(out["killed"], n)
+
+
+def test_each_fact_is_reported_once() -> None:
+    """Labels that marked the same engagements are one row; the rest stay apart (issue 28)."""
+    out = firefight.simulate(example("soe_rhino.json"), 20_000, seed=5)["outcomes"]
+    folded = [x for row in out.values() for x in row.get("same_as", [])]
+    assert len(folded) == len(set(folded))
+    assert not set(folded) & set(out)
+    assert out["killed"]["same_as"] == ["state:dead"]
+    assert "same_as" not in out["incapacitated"]  # dying is incapacitated, not killed
+    assert out["incapacitated"]["count"] > out["killed"]["count"]
+    # Where only death puts a target out, incapacitated is killed, exact figure and all.
+    rifle = firefight.simulate(example("percentile_rifleman.json"), 5_000, seed=5)["outcomes"]
+    assert rifle["incapacitated"]["same_as"] == ["killed"]
+    assert rifle["incapacitated"]["exact"] == rifle["killed"]["exact"]
+
+
+def test_shots_until_incapacitated() -> None:
+    """A DShK hit the referee confirmed puts a fresh rifleman out at once with the exact odds'
+    chance; a wound carries into the next shot, which then puts him out."""
+    request = example("shock_dshk.json")
+    out = firefight.simulate(request, 50_000, seed=2)
+    shots = out["shots_until_incapacitated"]
+    assert shots["chains"] == 50_000 // sim.SHOTS_EVERY
+    dist = shots["distribution"]
+    p = float(Fraction(firefight.odds(request)["incapacitate_probability"]).limit_denominator())
+    low, high = sim.wilson(dist["1"]["count"], shots["chains"], z=3.9)
+    assert low <= p <= high
+    assert sum(r["count"] for r in dist.values()) == shots["chains"]
+    assert shots["median"] == 1
+    assert 1 < shots["mean"] < 2
+    # The target carries each shot's effects: a rifleman loses life force shot by shot, so the
+    # shots that put him out are fewer than a fresh rifleman's 3 % a shot would need (a median
+    # of 23, past the limit).
+    rifle = firefight.simulate(example("percentile_rifleman.json"), 10_000, seed=2)
+    shots = rifle["shots_until_incapacitated"]
+    assert rifle["outcomes"]["killed"]["share"] < 0.05
+    assert shots["median"] is not None
+    assert 2 <= shots["median"] <= 10
+    assert shots["distribution"][sim.MORE]["share"] < 0.1
+    # A request without a target's stats has no such figure, and says why.
+    out = sim.shots_report("the request has no target stats to repeat the shot on")
+    assert out == {"unavailable": "the request has no target stats to repeat the shot on"}
 
 
 def test_percentile_killed_share_agrees_with_the_exact_death_odds() -> None:
@@ -112,7 +161,13 @@ def test_workers_share_the_engagements_deterministically() -> None:
     assert a["n"] == 120_000
     assert a["workers"] == 2
     assert a == firefight.simulate(request, 120_000, seed=3, workers=2)
-    assert sum(r["count"] for k, r in a["outcomes"].items() if k.startswith("result:")) == 120_000
+    # The chunks follow from n and the seed alone: one process counts the same.
+    one = firefight.simulate(request, 120_000, seed=3, workers=1)
+    assert one["outcomes"] == a["outcomes"]
+    assert one["shots_until_incapacitated"] == a["shots_until_incapacitated"]
+    # Every engagement has one result: killed (a death), shock or wound.
+    assert sum(a["outcomes"][k]["count"] for k in ("killed", "result:shock", "result:wound")
+               ) == 120_000
 
 
 @pytest.mark.skipif(IN_PYODIDE, reason="no CLI inside the browser runtime")
@@ -129,3 +184,30 @@ def test_the_sim_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     bad.write_text(json.dumps({"ruleset": "shock", "action": "attack"}), encoding="utf-8")
     assert main(["sim", str(bad), "-n", "10"]) == 1
     assert json.loads(capsys.readouterr().out)["error"]["fields"]
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="no CLI inside the browser runtime")
+def test_the_sim_command_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from firefight.cli import main
+
+    args = ["sim", str(EXAMPLES / "shock_dshk.json"), "-n", "2000", "--seed", "1"]
+    assert main([*args, "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    lines = text.splitlines()
+    assert lines[0] == "shock: 2,000 engagements, seed 1"
+    assert lines[1].split() == ["outcome", "count", "share", "95", "%", "interval", "exact",
+                                "same", "as"]
+    rows = {line.split()[0]: line for line in lines[3:] if not line.startswith(" ")}
+    assert list(rows)[:len(out["outcomes"])] == list(out["outcomes"])
+    killed = out["outcomes"]["killed"]
+    assert f"{killed['count']:,}" in rows["killed"].split()
+    assert "9/20" in rows["killed"].split()
+    assert rows["killed"].endswith("result:death, state:dead")
+    assert "shots until incapacitated" in text
+    # 60 rounds' exact fractions run to 120 digits: the table shows their percentage.
+    from firefight.cli import sim_text
+
+    wide = sim_text(firefight.simulate(example("percentile_semi_60.json"), 500, seed=1))
+    assert max(len(line) for line in wide.splitlines()) < 120

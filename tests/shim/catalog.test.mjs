@@ -11,6 +11,7 @@ import { houseFields, houseOptions, houseRequest, chosenHouseOptions, unknownHou
 import { rulesetSettings, houseSettings } from "../../js-shim/settings.mjs";
 import { EngineClient } from "../../js-shim/engine.mjs";
 import { mergeObject } from "../../sandbox/foundry/utils.mjs";
+import { StringField, fieldChoices } from "../../sandbox/foundry/fields.mjs";
 
 const laserOptions = { type: "object", properties: { laser_on: { type: "boolean", default: false, "x-label-key": "FIREFIGHT.laser.on" } } };
 const laserSettings = { type: "object", properties: { bonus: { type: "integer", default: 2, "x-label-key": "FIREFIGHT.laser.bonus" } } };
@@ -160,8 +161,11 @@ function fakeFoundry({ isGM = true, cache = undefined, stored = {} } = {}) {
       settings,
       menus,
       registerMenu: (ns, key, data) => menus.set(`${ns}.${key}`, { ...data, namespace: ns, key, id: `${ns}.${key}` }),
-      // As Foundry's ClientSettings#register: the SettingConfig kept with its own choices object.
-      register: (ns, key, data) => settings.set(`${ns}.${key}`, { ...data, namespace: ns, key, id: `${ns}.${key}` }),
+      // As Foundry's ClientSettings#register, keeping a copy of plain `choices` (whether v13 sees
+      // them changed in place later is not public); a DataField `type` validates with its own.
+      register: (ns, key, data) => settings.set(`${ns}.${key}`, {
+        ...data, namespace: ns, key, id: `${ns}.${key}`, registeredChoices: data.choices ? { ...data.choices } : null,
+      }),
       get: (ns, key) => {
         const id = `${ns}.${key}`;
         if (!settings.has(id)) throw new Error(`"${id}" is not a registered game setting`);
@@ -169,13 +173,14 @@ function fakeFoundry({ isGM = true, cache = undefined, stored = {} } = {}) {
       },
       set: async (ns, key, value) => {
         const config = settings.get(`${ns}.${key}`);
-        if (config.choices && !(value in config.choices)) throw new Error(`Invalid choice ${value}`);
+        const choices = config.type instanceof StringField ? fieldChoices(config.type) : config.registeredChoices;
+        if (choices && !(value in choices)) throw new Error(`Invalid choice ${value}`);
         store[`${ns}.${key}`] = structuredClone(value);
         return value;
       },
     },
   };
-  globalThis.foundry = { utils: { mergeObject, deepClone: structuredClone }, applications: { api: { ApplicationV2: class {} } } };
+  globalThis.foundry = { utils: { mergeObject, deepClone: structuredClone }, data: { fields: { StringField } }, applications: { api: { ApplicationV2: class {} } } };
   globalThis.Hooks = { callAll: (name, ...args) => hooks.push([name, ...args]), call: () => true };
   globalThis.ui = { notifications: { error: (m) => notes.push(m) } };
   globalThis.console = { ...console, error: (...args) => errors.push(args.join(" ")) };
@@ -187,18 +192,23 @@ beforeEach(() => {
   useCatalog(null);
 });
 
-test("a fresh world: a pending choice at init; the engine's catalog fills it in place, registers the settings, and the GM keeps it", async () => {
+// The ruleset setting's choices, as its field gives them now.
+const rulesetChoicesNow = () => fieldChoices(game.settings.settings.get("firefight.ruleset").type);
+
+test("a fresh world: a pending choice at init; the engine's catalog is its choices at once, registers the settings, and the GM keeps it", async () => {
   fakeFoundry();
   registerCatalogSettings();
   const config = game.settings.settings.get("firefight.ruleset");
-  const choices = config.choices; // the object Foundry holds
-  assert.deepEqual(choices, PENDING_CHOICE);
+  // A StringField whose choices are a function: nothing of the registered config changes later.
+  assert.ok(config.type instanceof StringField);
+  assert.equal(config.choices, undefined);
+  assert.deepEqual(rulesetChoicesNow(), PENDING_CHOICE);
   assert.equal(config.default, "");
   assert.equal(currentRuleset(), "");
   assert.equal(game.settings.settings.has("firefight.alpha.tie"), false);
   await applyCatalog(hello());
-  assert.equal(game.settings.settings.get("firefight.ruleset").choices, choices, "updated in place");
-  assert.deepEqual(choices, { alpha: "FIREFIGHT.alpha.name", duel: "FIREFIGHT.duel.name" });
+  assert.equal(game.settings.settings.get("firefight.ruleset"), config, "the same registration");
+  assert.deepEqual(rulesetChoicesNow(), { alpha: "FIREFIGHT.alpha.name", duel: "FIREFIGHT.duel.name" });
   assert.ok(game.settings.settings.has("firefight.alpha.tie"));
   assert.ok(game.settings.settings.has("firefight.house.laser.bonus"));
   // Grouped per ruleset: the ruleset choice listed, its settings in a restricted submenu (an
@@ -234,7 +244,7 @@ test("a fresh world: a pending choice at init; the engine's catalog fills it in 
 test("the next load: everything registered straight from the cache at init, before any engine", () => {
   fakeFoundry({ cache: cacheOf(normalizeCatalog(hello())), stored: { "firefight.ruleset": "duel", "firefight.house.laser.bonus": 4 } });
   registerCatalogSettings();
-  assert.deepEqual(game.settings.settings.get("firefight.ruleset").choices, { alpha: "FIREFIGHT.alpha.name", duel: "FIREFIGHT.duel.name" });
+  assert.deepEqual(rulesetChoicesNow(), { alpha: "FIREFIGHT.alpha.name", duel: "FIREFIGHT.duel.name" });
   assert.equal(currentRuleset(), "duel");
   assert.ok(game.settings.settings.has("firefight.alpha.tie"));
   assert.deepEqual(houseSettings("laser"), { bonus: 4 });
@@ -264,11 +274,10 @@ test("a rescan after a new wheel: the new ruleset becomes a choice without a rel
   const first = hello();
   first.rulesets = first.rulesets.filter((r) => r.id !== "duel");
   await applyCatalog(first);
-  const choices = game.settings.settings.get("firefight.ruleset").choices;
-  assert.deepEqual(Object.keys(choices), ["alpha"]);
+  assert.deepEqual(Object.keys(rulesetChoicesNow()), ["alpha"]);
   await assert.rejects(game.settings.set("firefight", "ruleset", "duel"), /Invalid choice/);
   await applyCatalog(hello());
-  assert.deepEqual(Object.keys(choices), ["alpha", "duel"]);
+  assert.deepEqual(Object.keys(rulesetChoicesNow()), ["alpha", "duel"]);
   await game.settings.set("firefight", "ruleset", "duel");
   assert.equal(currentRuleset(), "duel");
   assert.equal(hooks.filter(([n]) => n === "firefight.rulesetsChanged").length, 2);

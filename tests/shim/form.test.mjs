@@ -153,3 +153,18 @@ test("a certain or impossible outcome reads 100 % or 0 %, never > 99.9 % (UX wal
   assert.equal(percentText(0.9999, "en", "9999/10000"), "> 99.9%");
   assert.equal(percentText(0.5, "de", "1/2"), "50,0\u00a0%");
 });
+
+test("oddsBreakdown: the modifiers grouped by step, each table named and closed by its total", async () => {
+  const { oddsBreakdown } = await import("../../js-shim/form.mjs");
+  const stepped = { ...odds, modifiers: [
+    { ...odds.modifiers[0], step: "to_hit" }, { ...odds.modifiers[1], step: "to_hit" },
+    { key: "FIREFIGHT.x.mod.armor", value: -3, source: "x Table 6", step: "to_damage" },
+  ] };
+  const names = { to_hit: "To hit", to_damage: "To damage" };
+  const { why } = oddsBreakdown(stepped, { format, labels: { step: (id) => names[id], total: "Total" } });
+  const tables = why.match(/<table class="ff-modifiers" data-step="[^"]+">[\s\S]*?<\/table>/g) ?? [];
+  assert.equal(tables.length, 2);
+  assert.match(tables[0], /<caption>To hit<\/caption>/);
+  assert.match(tables[0], /<tfoot><tr class="ff-subtotal"><th scope="row">Total<\/th><td class="ff-num" data-total="5">\+5<\/td>/);
+  assert.match(tables[1], /<caption>To damage<\/caption>[\s\S]*data-total="-3">-3</);
+});

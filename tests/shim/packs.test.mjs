@@ -110,6 +110,37 @@ test("the compiled packs hold the mapped types (LevelDB, as the zip ships them)"
   assert.ok(trauma.length > 0 && trauma.every((t) => t.results.every((r) => typeof r.text === "string")));
 });
 
+/** The adapter's stamp fields a document lacks or has otherwise: ["_stats.systemVersion", ...]. */
+function missingStamp(doc, stamp, prefix = "") {
+  const out = [];
+  for (const [k, v] of Object.entries(stamp ?? {})) {
+    if (v && typeof v === "object") out.push(...missingStamp(doc?.[k], v, `${prefix}${k}.`));
+    else if (doc?.[k] !== v) out.push(`${prefix}${k}`);
+  }
+  return out;
+}
+
+test("every compiled pack document and embedded item says which version of its system's data it holds", async () => {
+  // pf2e: system._migration.version (null: pf2e runs its whole migration list on it); dnd5e:
+  // _stats.systemVersion; core's _stats.systemId/coreVersion everywhere (js-shim/systems/ `stamp`).
+  assert.equal(ADAPTERS.pf2e.stamp.system._migration.version, 0.96);
+  assert.equal(ADAPTERS.dnd5e.stamp._stats.systemVersion, "5.3.3");
+  let count = 0;
+  for (const pack of manifest.packs.filter((p) => p.system)) {
+    const { stamp } = ADAPTERS[pack.system];
+    for (const doc of await readPack(path.join(ROOT, pack.path))) {
+      for (const d of [doc, ...(doc.items ?? [])]) {
+        assert.deepEqual(missingStamp(d, stamp), [], `${pack.name}: ${d.name}`);
+        count += 1;
+      }
+    }
+  }
+  assert.ok(count > 300, `${count} documents checked`);
+  // pf2e's migration runner iterates system.subitems of weapons, armor and equipment.
+  const pf2e = await readPack(path.join(ROOT, "packs", "soe-weapons-pf2e"));
+  assert.ok(pf2e.every((w) => Array.isArray(w.system.subitems)));
+});
+
 test("validation catches bad ids, keys and duplicates", () => {
   const pack = { name: "p", type: "Item" };
   const good = { _id: "abcdefghijklmnop", _key: "!items!abcdefghijklmnop", name: "A", type: "base", flags: { firefight: {} } };

@@ -219,3 +219,12 @@ test("a second Shoot while the dialog is open brings that dialog forward instead
   await third;
   delete globalThis.foundry;
 });
+
+test("isFault: a refusal of what the user chose is not logged as a fault; a script error or the engine's internal error is", async () => {
+  const { isFault } = await import("../../js-shim/shoot.mjs");
+  const { EngineError } = await import("../../js-shim/engine.mjs");
+  assert.equal(isFault(new EngineError({ code: "invalid_request", fields: [{ field: "options.difficulty" }] })), false);
+  assert.equal(isFault(new Error("Select your token first.")), false);
+  assert.equal(isFault(new EngineError({ code: "internal_error" })), true);
+  assert.equal(isFault(new TypeError("x is undefined")), true);
+});

@@ -3,7 +3,7 @@
 // spans, whether a shot may go at several targets, and a dialog's values split for the action.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { placementFor, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice } from "../../js-shim/template.mjs";
+import { placementFor, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice, endLayerDrag } from "../../js-shim/template.mjs";
 
 const DPV_LIKE = {
   areaFire: { action: "area_fire", diameterM: 10 },
@@ -61,3 +61,13 @@ test("a dialog's values split into request fields, options and house-rule option
     { values: { ep: 2, name: "TNT" }, options: { tamped: true }, house: { laser: { on: true } } });
   assert.deepEqual(splitChoice(undefined), { values: {}, options: {}, house: {} });
 });
+
+test("the layer's own drag ends as dnd5e ends it: _onDragLeftCancel on v13, clearPreviewContainer on v14", () => {
+  const calls = [];
+  const layer = { _onDragLeftCancel: (e) => calls.push(["cancel", e]), clearPreviewContainer: () => calls.push(["clear"]) };
+  endLayerDrag(layer, "ev", 13);
+  endLayerDrag(layer, "ev", 14);
+  assert.deepEqual(calls, [["cancel", "ev"], ["clear"]]);
+  endLayerDrag({}, "ev", 14); // a layer without either: nothing to end
+});
+

@@ -6,6 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from firefight.dice import MAX_DICE
 from firefight.errors import named, rule_error
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
@@ -33,6 +34,10 @@ SRC_ROF = "2300ad FIRE COMBAT, \"Rate of Fire\""
 AIMED_ARC_DEG = 30
 SRC_AIMED = "2300ad COMBAT TASKS, \"To hit a target with aimed fire\""
 SRC_COVER = "2300ad ARMOR VALUES; BREACHING BARRIERS"
+# Dice of one area-fire figure at most: its duck throw and its 1D10 ("Area Fire", "Ducking"),
+# then per hit the location, the severity and the DPV x 10 throw (``wounds.resolve_hit``).
+AREA_DICE_PER_FIGURE = 2
+AREA_DICE_PER_HIT = 3
 
 
 def bands() -> list[str]:
@@ -264,7 +269,23 @@ def area_band(request: AreaFireRequest, rec: Recorder | None = None) -> tuple[st
         raise rule_error("dpv", "area_extreme",
                          f"{weapon.kind} cannot employ area fire at extreme range",
                          "range", "shotguns and flechette: not at extreme", kind=weapon.kind)
+    _check_area_dice(request, hits_for(1, afv_at(weapon, read) * bursts, bursts * weapon.rpb))
     return band, read
+
+
+def _check_area_dice(request: AreaFireRequest, most: int) -> None:
+    """Every figure hit ``most`` times (a 1D10 of 1) must fit the dice a table sends
+    (``MAX_DICE``); more figures are refused before any die, naming how many fit."""
+    per_figure = AREA_DICE_PER_FIGURE + AREA_DICE_PER_HIT * most
+    figures = len(request.targets)
+    if figures * per_figure > MAX_DICE:
+        fit = MAX_DICE // per_figure
+        raise rule_error("dpv", "area_dice",
+                         f"area fire at {figures} figures may need {figures * per_figure} dice,"
+                         f" more than the {MAX_DICE} a table rolls",
+                         "targets", f"at most {fit} figures at up to {most} hits each",
+                         figures=figures, dice=figures * per_figure, max=MAX_DICE, fit=fit,
+                         hits=most, refused=False)  # the table's limit, not the rules'
 
 
 def afv_at(weapon: DpvWeapon, band: str) -> Fraction:

@@ -14,6 +14,15 @@ from pydantic import Field
 from firefight.models import ID_MAX, ActionRequest, Distance, OptionLabels, Participant, Strict
 
 P = "FIREFIGHT.dpv"
+# 2300ad FIRE COMBAT prints no weapon, so a weapon's area-fire figures have our bounds, each the
+# point past which the rules change nothing (docs/rules-notes.md, "Area fire bounds"):
+# AFV 10: every NPC of the table (Coolness at most 10, elite) ducks on any 1D10 + AFV ("Ducking").
+MAX_AFV = 10
+# ROF: "number of area fire bursts per round" (l. 420); ten bursts at AFV 10 hit 200 times.
+MAX_ROF = 10
+# A burst hits at most 2 x AFV times (doubled at close, on a 1D10 of 1: "a third the number
+# equals three hits"), so rounds per burst past 2 x MAX_AFV never hit ("Area Fire", l. 426).
+MAX_RPB = 2 * MAX_AFV
 
 
 _LABELS = OptionLabels(P)
@@ -147,9 +156,9 @@ class DpvWeapon(Strict):
     effective_range_m: float = Field(gt=0, le=1_000_000, allow_inf_nan=False)
     dpv: Dpv
     wound_type: WoundType = "normal"
-    afv: float | None = Field(default=None, ge=0, le=1000, allow_inf_nan=False)
-    rof: int = Field(default=1, ge=1, le=100)
-    rpb: int = Field(default=1, ge=1, le=1000, description="rounds per burst")
+    afv: float | None = Field(default=None, ge=0, le=MAX_AFV, allow_inf_nan=False)
+    rof: int = Field(default=1, ge=1, le=MAX_ROF)
+    rpb: int = Field(default=1, ge=1, le=MAX_RPB, description="rounds per burst")
     ep: float | None = Field(default=None, gt=0, le=100_000, allow_inf_nan=False,
                              description="explosive power of an exploding round")
     deviation: DeviationType | None = Field(default=None,
@@ -262,7 +271,7 @@ MOVING = ("stationary", "walking", "trotting")
 
 
 class AreaFireOptions(Strict):
-    bursts: int = Field(default=1, ge=1, le=100, json_schema_extra=label("bursts"))
+    bursts: int = Field(default=1, ge=1, le=MAX_ROF, json_schema_extra=label("bursts"))
     moving: Literal["stationary", "walking", "trotting"] = Field(
         default="stationary", json_schema_extra=choices("moving", MOVING))
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from firefight.effects import apply_effects
+from firefight.errors import validation_error
 from firefight.rulesets.soe import delayed_injury, pretrauma
 from firefight.rulesets.soe.models import SoeStats
 
@@ -17,7 +20,11 @@ PRETRAUMA_STATUS = "fear"
 def apply(stats: dict[str, Any], effects: list[dict[str, Any]]) -> dict[str, Any]:
     """Possible delayed injuries accumulate on the actor until rolled for after combat (Table 3
     column 2); the Pre-Trauma penalty sets the token's status while below 0 (column 4)."""
-    before = list(stats.get(delayed_injury.STAT, []))
+    try:  # the actor's data checked before it is read (a string is no list of injuries)
+        current = SoeStats.model_validate(stats)
+    except ValidationError as exc:
+        raise validation_error(exc, "actor data") from None
+    before = list(current.delayed_injuries)
     pending = list(before)
     rest = []
     for effect in effects:

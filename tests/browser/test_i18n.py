@@ -314,6 +314,10 @@ def test_every_window_of_a_ruleset_speaks_german(
     english = _english_only_words()
 
     def check(where: str, selector: str, shown: bool = True) -> None:
+        # A card's details (steps, dice, modifiers) opened as a person opens them.
+        toggles = page.locator(f"{selector} details:not([open]) > summary.ff-details-toggle")
+        for _ in range(toggles.count()):
+            toggles.first.click()
         texts = page.evaluate(WINDOW_TEXTS_JS, selector)
         assert texts or not shown, where
         seen.append(where)

@@ -202,6 +202,7 @@ def test_the_card_counts_rounds_and_reload_takes_a_spare_magazine(pages: Pages) 
     _aim(gm)
     _fire(gm, 2)
     card = page.locator("#chat-log .chat-message").last
+    card.locator(".ff-details-toggle").click()  # the card's details, as a person opens them
     assert f"2 rounds fired, {before - 2} of 5 left" in card.locator(".ff-rounds").inner_text()
     # The sheet's weapon row: the count with its spare, Reload takes the spare.
     sheet = _sheet(gm)

@@ -24,7 +24,7 @@ import { facesOfRoll } from "./dice.mjs";
 import { actorFor, ownsActing, requestField, resultHash, tokenDocument } from "./apply.mjs";
 import { worldMismatch } from "./verify.mjs";
 import { placeButton, placeAndAct, placementFor } from "./template.mjs";
-import { AmmoRefusal, checkRounds, spendRounds, wireAmmo, roundsOf } from "./ammo.mjs";
+import { AmmoRefusal, checkRounds, spendRounds, wireAmmo, roundsOf, requestAmmo } from "./ammo.mjs";
 
 // --- pure helpers ------------------------------------------------------------------------------
 
@@ -343,6 +343,8 @@ export async function act(engine, applier, action, opts = {}) {
     const complete = (choice, { check = true } = {}) => {
       const req = structuredClone(base);
       if (choice.weapon) req.weapon = itemEntry(choice.weapon, ruleset);
+      const ammo = choice.weapon ? requestAmmo(choice.weapon) : null;
+      if (ammo) req.ammo = ammo; // the card says the rounds left (ammo.mjs)
       if (figures) {
         const figs = structuredClone(figures);
         if (choice.places) figs.forEach((f, i) => { if (choice.places[i]) f.place = choice.places[i]; });

@@ -1,5 +1,6 @@
-// Ammunition: a weapon item's magazine, `flags.firefight.ammo = {capacity, loaded}` (the core
-// `Ammo` model in py/firefight/models.py). How many rounds a request fires is the engine's (an
+// Ammunition: a weapon item's magazine, `flags.firefight.ammo = {capacity, loaded, spares?}` (the
+// core `Ammo` model in py/firefight/models.py; `spares`: full spare magazines the referee sets, a
+// Reload takes one; absent: not counted). How many rounds a request fires is the engine's (an
 // action's `rounds`): its odds say so before the dice and its result's outcome after, as
 // `rounds_fired`. A shot needing more than is loaded is refused before anything is rolled; the
 // client that rolled the shot takes the rounds off (the GM's client for a shot it rolls for a
@@ -28,8 +29,9 @@ export class AmmoRefusal extends Error {
 const isCount = (v, min) => Number.isSafeInteger(v) && v >= min;
 
 /**
- * Pure: an item's magazine {capacity, loaded}, or null when it has none (not tracked). Data that
- * is not a magazine throws, naming the item and the field.
+ * Pure: an item's magazine {capacity, loaded, spares?}, or null when it has none (not tracked);
+ * no `spares` when they are not counted. Data that is not a magazine throws, naming the item and the
+ * field.
  */
 export function readAmmo(item) {
   const ammo = item?.flags?.[MODULE_ID]?.ammo;
@@ -44,7 +46,10 @@ export function readAmmo(item) {
     throw new Error(t("FIREFIGHT.ui.ammo.overCapacity", "{item}: flags.firefight.ammo.loaded — at most the capacity, {capacity}",
       { item: itemName, capacity: shape.capacity }));
   }
-  return { capacity: shape.capacity, loaded: shape.loaded };
+  const out = { capacity: shape.capacity, loaded: shape.loaded };
+  if (shape.spares === undefined || shape.spares === null) return out;
+  if (!isCount(shape.spares, 0)) throw bad("spares", 0);
+  return { ...out, spares: shape.spares };
 }
 
 /** Pure: the rounds an engine reply names (an odds reply, or a result by its outcome), or null. */
@@ -63,9 +68,15 @@ export function afterFiring(ammo, rounds) {
   return Math.max(0, ammo.loaded - Math.max(0, rounds ?? 0));
 }
 
-/** Pure: a magazine after a reload: full. */
+/** Pure: a magazine after a reload: full, one spare magazine fewer (when they are counted). */
 export function reloaded(ammo) {
-  return { capacity: ammo.capacity, loaded: ammo.capacity };
+  const full = { capacity: ammo.capacity, loaded: ammo.capacity };
+  return ammo.spares === undefined ? full : { ...full, spares: Math.max(0, ammo.spares - 1) };
+}
+
+/** Pure: can the magazine be reloaded? Not when the spare magazines are counted and none is left. */
+export function canReload(ammo) {
+  return Boolean(ammo) && (ammo.spares === undefined || ammo.spares > 0);
 }
 
 /** Pure: "3/5" (loaded of capacity). */
@@ -121,8 +132,9 @@ export async function spendRounds(item, result) {
 }
 
 /**
- * Reload (an action of the shooter): the magazine refilled to its
- * capacity and a short chat line. Resolves the new magazine, or null when there is nothing to do.
+ * Reload (an action of the shooter): the magazine refilled to its capacity from a spare one (a
+ * counted spare is taken; with none left the reload is refused) and a short chat line. Resolves
+ * the new magazine, or null when there is nothing to do.
  */
 export async function reload(item) {
   if (!ammoOf(item)) return null;
@@ -131,12 +143,20 @@ export async function reload(item) {
   await withActor(actor, async () => {
     const now = readAmmo(item);
     if (!now) return;
+    if (!canReload(now)) {
+      throw new AmmoRefusal(said("FIREFIGHT.ui.ammo.noSpares", "{item}: no spare magazine left to reload with.", { item: item.name }));
+    }
     after = reloaded(now);
-    await item.update({ [`flags.${MODULE_ID}.ammo.loaded`]: after.loaded });
+    const update = { [`flags.${MODULE_ID}.ammo.loaded`]: after.loaded };
+    if (after.spares !== undefined) update[`flags.${MODULE_ID}.ammo.spares`] = after.spares;
+    await item.update(update);
   });
   if (!after) return null;
-  const text = t("FIREFIGHT.ui.ammo.reloaded", "{name} reloads {item} ({count}).",
-    { name: actor?.name ?? "?", item: item.name, count: countText(after) });
+  const text = after.spares === undefined
+    ? t("FIREFIGHT.ui.ammo.reloaded", "{name} reloads {item} ({count}).",
+      { name: actor?.name ?? "?", item: item.name, count: countText(after) })
+    : t("FIREFIGHT.ui.ammo.reloadedSpares", "{name} reloads {item} ({count}; {spares} spare {spares:magazine|magazines} left).",
+      { name: actor?.name ?? "?", item: item.name, count: countText(after), spares: after.spares });
   await ChatMessage.create({
     speaker: ChatMessage.getSpeaker({ actor }),
     content: `<p class="ff-reload">${escapeHTML(text)}</p>`,
@@ -144,7 +164,11 @@ export async function reload(item) {
   return after;
 }
 
-/** A weapon's magazine on the actor sheet: its count, and Reload for those who may write it. */
+/**
+ * A weapon's magazine on the actor sheet: its count and spare magazines, and Reload for those
+ * who may write it; a weapon without one says its rounds are not counted (none of the rule texts
+ * gives a magazine size: docs/rules-notes.md, "Ammunition").
+ */
 export function ammoSheetHTML(item, editable) {
   let ammo;
   try {
@@ -152,10 +176,23 @@ export function ammoSheetHTML(item, editable) {
   } catch (err) {
     return ` <span class="ff-ammo-count ff-short">${escapeHTML(err.message)}</span>`;
   }
+  if (!ammo && ammoTracked()) {
+    return ` <span class="ff-ammo-untracked" title="${escapeHTML(t("FIREFIGHT.ui.ammo.untrackedHint", "The rules give this weapon no magazine: set one on the item's Firefight tab to count its rounds."))}">${escapeHTML(t("FIREFIGHT.ui.ammo.notCounted", "rounds not counted"))}</span>`;
+  }
   if (!ammo) return "";
-  const count = ` <span class="ff-ammo-count" data-loaded="${ammo.loaded}">${escapeHTML(countText(ammo))}</span>`;
+  const spares = ammo.spares === undefined ? "" : ` · ${t("FIREFIGHT.ui.ammo.sparesCount", "{spares} spare {spares:magazine|magazines}", { spares: ammo.spares })}`;
+  const count = ` <span class="ff-ammo-count" data-loaded="${ammo.loaded}"${ammo.spares === undefined ? "" : ` data-spares="${ammo.spares}"`}>${escapeHTML(countText(ammo) + spares)}</span>`;
   if (!editable) return count;
-  return `${count} <button type="button" class="ff-reload-button" data-firefight-action="sheet-reload">${escapeHTML(t("FIREFIGHT.ui.ammo.reload", "Reload"))}</button>`;
+  return `${count} <button type="button" class="ff-reload-button" data-firefight-action="sheet-reload"${canReload(ammo) ? "" : " disabled"}>${escapeHTML(t("FIREFIGHT.ui.ammo.reload", "Reload"))}</button>`;
+}
+
+/** The magazine a request carries (`ActionRequest.ammo`, for the card's rounds left), or null. */
+export function requestAmmo(item) {
+  try {
+    return ammoOf(item);
+  } catch {
+    return null; // a bad magazine is refused where it is used (checkRounds)
+  }
 }
 
 /** The dialog's magazine line: "Rounds 3/5 · this shot fires 2", a warning when short. */

@@ -75,13 +75,24 @@ function variantLabel(variant) {
 }
 
 /** The GM's controls: apply to targets or selected tokens; full, half, double, heal. */
+/**
+ * The Apply button's words: "Apply damage", or what the result says it applies instead (its
+ * outcome's `apply_key`, a Firefight lang key: a pool recorded, a treatment).
+ */
+function applyLabel(message) {
+  const key = message.flags?.[MODULE_ID]?.result?.outcome?.apply_key;
+  return typeof key === "string" && key.startsWith("FIREFIGHT.") && key.length <= 200
+    ? t(key, t("FIREFIGHT.ui.chat.applyEffects", "Apply damage"))
+    : t("FIREFIGHT.ui.chat.applyEffects", "Apply damage");
+}
+
 function gmControls(message) {
   const name = `ff-apply-to-${escapeHTML(message.id)}`;
   const radio = (value, key, fallback, checked) => `<label class="ff-apply-choice"><input type="radio" name="${name}" value="${value}"${checked ? " checked" : ""}> ${escapeHTML(t(key, fallback))}</label>`;
   const parts = [`<fieldset class="ff-apply-to"><legend>${escapeHTML(t("FIREFIGHT.ui.chat.applyTo", "Apply to"))}</legend>`
     + radio("targets", "FIREFIGHT.ui.chat.toTargets", "Targets", true)
     + radio("selected", "FIREFIGHT.ui.chat.toSelected", "Selected tokens", false) + "</fieldset>"];
-  parts.push(button("apply-effects", t("FIREFIGHT.ui.chat.applyEffects", "Apply damage"), "fa-solid fa-heart-crack", { attrs: ' data-variant="full"' }));
+  parts.push(button("apply-effects", applyLabel(message), "fa-solid fa-heart-crack", { attrs: ' data-variant="full"' }));
   if (hasHitPointDeltas(message.flags?.[MODULE_ID]?.result)) {
     for (const [variant, key, fallback, titleKey, titleFallback, icon] of VARIANT_BUTTONS) {
       parts.push(button("apply-variant", t(key, fallback), icon, { title: t(titleKey, titleFallback), attrs: ` data-variant="${variant}"` }));
@@ -125,7 +136,7 @@ export function footerHTML(message, user = game.user) {
   } else if (user?.isGM) {
     parts.push(gmControls(message));
   } else if (mayRequest(message, user)) {
-    parts.push(button("apply-effects", t("FIREFIGHT.ui.chat.applyEffects", "Apply damage"), "fa-solid fa-heart-crack"));
+    parts.push(button("apply-effects", applyLabel(message), "fa-solid fa-heart-crack"));
   }
   return parts.join("");
 }

@@ -196,8 +196,14 @@ export function cardParams(params, localize = (k) => k) {
   return out;
 }
 
-/** Pure: a probability as a percentage in the client's language; never "0.0%" for a possible outcome. */
-export function percentText(p, lang = "en") {
+/**
+ * Pure: a probability as a percentage in the client's language; never "0.0%" for a possible
+ * outcome. A certain or impossible one (its exact fraction "1/1" or "0/1", or p exactly 1 or 0)
+ * reads "100 %" or "0 %", never "> 99.9 %".
+ */
+export function percentText(p, lang = "en", exact = null) {
+  const sure = exact === "1/1" || exact === "1" ? 1 : exact === "0/1" || exact === "0" ? 0 : p;
+  if (sure === 1 || sure === 0) return new Intl.NumberFormat(lang, { style: "percent" }).format(sure);
   const fmt = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
   if (p > 0 && p < 0.0005) return `< ${fmt.format(0.001)}`;
   if (p < 1 && p > 0.9995) return `> ${fmt.format(0.999)}`;
@@ -223,11 +229,13 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
     notes: "Notes", noModifiers: "No modifiers", exact: "exactly {fraction}", total: "Total",
     step: (id) => String(id).replace(/_/g, " "), ...labels };
   const say = (key, params) => format(key, cardParams(params, (k) => format(k)));
+  // A rule's citation as written; one Firefight words itself is a lang key (cards.py `source`).
+  const sourceText = (text) => (typeof text === "string" && text.startsWith("FIREFIGHT.") ? format(text) : text ?? "");
   const exactTitle = (fraction) => (fraction ? ` title="${escapeHTML(L.exact.replace("{fraction}", fraction))}" data-exact="${escapeHTML(fraction)}"` : "");
   const outcomeTable = (outcomes, caption = "") => `<table class="ff-outcomes">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
     <thead><tr><th scope="col">${escapeHTML(L.outcome)}</th><th scope="col" class="ff-num">${escapeHTML(L.chance)}</th></tr></thead>
     <tbody>${outcomes.map((o) => `<tr data-outcome="${escapeHTML(o.key)}" data-probability="${escapeHTML(o.probability)}"${o.probability === 0 ? ' class="ff-impossible"' : ""}>
-      <th scope="row">${escapeHTML(say(o.key, o.params))}</th><td class="ff-num"${exactTitle(o.exact)}>${escapeHTML(percentText(o.probability, lang))}</td></tr>`).join("")}</tbody></table>`;
+      <th scope="row">${escapeHTML(say(o.key, o.params))}</th><td class="ff-num"${exactTitle(o.exact)}>${escapeHTML(percentText(o.probability, lang, o.exact))}</td></tr>`).join("")}</tbody></table>`;
   const figures = Array.isArray(odds?.figures) ? odds.figures.filter((f) => Array.isArray(f?.outcomes)) : [];
   const outcomes = figures.length
     ? figures.map((f) => `<div data-figure-odds="${escapeHTML(f.figure ?? "")}">${outcomeTable(f.outcomes, f.name ?? "")}</div>`).join("")
@@ -243,12 +251,12 @@ export function oddsBreakdown(odds, { format = (k) => k, lang = "en", labels = {
     return `<table class="ff-modifiers" data-step="${escapeHTML(step)}">${caption ? `<caption>${escapeHTML(caption)}</caption>` : ""}
     <thead><tr><th scope="col">${escapeHTML(L.modifier)}</th><th scope="col" class="ff-num">${escapeHTML(L.value)}</th><th scope="col">${escapeHTML(L.source)}</th></tr></thead>
     <tbody>${rows.map((m) => `<tr data-modifier="${escapeHTML(m.key)}"><th scope="row">${escapeHTML(say(m.key, m.params))}</th>
-      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(m.source ?? "")}</td></tr>`).join("")}</tbody>
+      <td class="ff-num">${escapeHTML(signedText(m.value))}</td><td class="ff-source">${escapeHTML(sourceText(m.source))}</td></tr>`).join("")}</tbody>
     <tfoot><tr class="ff-subtotal"><th scope="row">${escapeHTML(L.total)}</th><td class="ff-num" data-total="${total}">${escapeHTML(signedText(Math.round(total * 1000) / 1000))}</td><td></td></tr></tfoot></table>`;
   };
   const modifiers = mods.length ? steps.map(stepTable).join("")
     : Array.isArray(odds?.modifiers) ? `<p class="ff-no-modifiers">${escapeHTML(L.noModifiers)}</p>` : "";
   const noteList = Array.isArray(odds?.notes) ? odds.notes : [];
-  const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(n.source)}</span>` : ""}</li>`).join("")}</ul>` : "";
+  const notes = noteList.length ? `<ul class="ff-notes" aria-label="${escapeHTML(L.notes)}">${noteList.map((n) => `<li data-note="${escapeHTML(n.key)}">${escapeHTML(say(n.key, n.params))}${n.source ? ` <span class="ff-source">${escapeHTML(sourceText(n.source))}</span>` : ""}</li>`).join("")}</ul>` : "";
   return { outcomes, why: `${notes}${modifiers}` };
 }

@@ -63,6 +63,7 @@ export function itemSectionHTML(item, ruleset, forms, editable) {
 const AMMO_LABELS = {
   capacity: () => t("FIREFIGHT.ui.ammo.capacity", "Capacity (rounds)"),
   loaded: () => t("FIREFIGHT.ui.ammo.loaded", "Rounds loaded"),
+  spares: () => t("FIREFIGHT.ui.ammo.spares", "Spare magazines"),
 };
 
 /** Pure: the magazine's form fields from the core `Ammo` schema (its bounds), named `ammo.<field>`, both optional. */
@@ -76,7 +77,7 @@ export function ammoBoxHTML(fields, ammo) {
   const values = Object.fromEntries(fields.map((f) => [f.name, ammo?.[f.name.slice(5)] ?? ""]));
   return `<fieldset class="ff-item-ammo"><legend>${escapeHTML(t("FIREFIGHT.ui.ammo.magazine", "Magazine"))}</legend>
     ${renderFields(fields, values)}
-    <p class="hint">${escapeHTML(t("FIREFIGHT.ui.ammo.untracked", "Leave both empty: the weapon's rounds are not counted."))}</p></fieldset>`;
+    <p class="hint">${escapeHTML(t("FIREFIGHT.ui.ammo.untracked", "Leave capacity and rounds empty: the weapon's rounds are not counted. Spare magazines left empty: not counted."))}</p></fieldset>`;
 }
 
 /** Draw the magazine's fields into the tab once the engine's schema is known. -> its fields */

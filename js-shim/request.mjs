@@ -1,6 +1,7 @@
 // Pure functions: Foundry documents -> engine request (docs/architecture.md).
 // Only flags.firefight.<ruleset> is read; nothing here knows a ruleset's rules.
 import { t } from "./i18n.mjs";
+import { requestAmmo } from "./ammo.mjs";
 
 /** The ruleset's data object stored on a document, or undefined. */
 export function rulesetData(doc, ruleset) {
@@ -128,6 +129,9 @@ export function buildRequest({ ruleset, attackerToken, targetToken, weaponItem, 
     options: structuredClone(options),
   };
   if (settings && Object.keys(settings).length) request.settings = structuredClone(settings);
+  // The weapon's magazine as tracked (ammo.mjs): the card says the rounds the shot leaves.
+  const ammo = requestAmmo(weaponItem);
+  if (ammo) request.ammo = ammo;
   // The house rules of the ruleset for this action: {<rule id>: {options, settings}} (house.mjs).
   if (house && Object.keys(house).length) request.house = structuredClone(house);
   for (const [field, value] of Object.entries(tables ?? {})) if (!(field in request)) request[field] = structuredClone(value);

@@ -13,7 +13,7 @@ import { withActor } from "./writes.mjs";
 import { itemsByCategory } from "./request.mjs";
 import { currentRuleset } from "./shoot.mjs";
 import { currentAdapter } from "./systems/index.mjs";
-import { ammoSheetHTML, reload } from "./ammo.mjs";
+import { ammoSheetHTML, canReload, reload } from "./ammo.mjs";
 import { extraFields, extraFieldsHTML, readExtra, wireLists } from "./list-field.mjs";
 
 const localize = (k) => game.i18n.localize(k);
@@ -177,6 +177,7 @@ function wireSection(engine, root, actor, ruleset, schema) {
     const after = item ? await reload(item) : null;
     const count = el.closest("li")?.querySelector(".ff-ammo-count");
     if (after && count) count.outerHTML = ammoSheetHTML(item, false);
+    if (after) el.disabled = !canReload(after); // the last spare magazine taken
   });
   on("sheet-clear-condition", async (ev, el) => {
     const index = Number(el.closest("[data-index]").dataset.index);

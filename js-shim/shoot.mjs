@@ -138,7 +138,7 @@ function pickTokens({ attacker, target }) {
 function formatOdds(odds) {
   const rolls = Number.isInteger(odds.rolls) && odds.rolls > 1 ? odds.rolls : 0;
   const detail = rolls ? t("FIREFIGHT.ui.dialog.rolls", "per roll; this shot makes {n} {n:roll|rolls}: the outcomes are for all of them", { n: rolls }) : "";
-  return { pct: percentText(odds.probability, cardLanguage()), detail };
+  return { pct: percentText(odds.probability, cardLanguage(), odds.exact), detail };
 }
 
 /** A step's name for the "Why" tables: the ruleset's own step label (`FIREFIGHT.<id>.step.<step>`, as the card's). */

@@ -144,7 +144,7 @@ def ammo(data: object) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         try:
-            return {"ammo": Ammo.model_validate(data).model_dump()}
+            return {"ammo": Ammo.model_validate(data).model_dump(exclude_none=True)}
         except ValidationError as exc:
             # The model's one rule over both fields (loaded within the capacity) is loaded's.
             whole = ("loaded",) if isinstance(data, dict) else ("ammo",)

@@ -6,6 +6,7 @@ The template holds no rules and computes nothing; every string a user or pack au
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -117,6 +118,11 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     def t(key: str, params: dict[str, Any] | None = None) -> str:
         return translate(key, lang, **_params(params or {}, lang))
 
+    def source(text: str) -> str:
+        """A rule's citation as written, or one Firefight words itself (a lang key: a house
+        rule's, shock ``to_hit.HOUSE``) in the reader's language."""
+        return t(text) if text.startswith("FIREFIGHT.") else text
+
     dice = result.get("dice", [])
     steps = []
     for step in result.get("steps", []):
@@ -126,7 +132,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
             "kind": step["kind"],
             "label": t(step["label_key"], step.get("params")),
             "modifiers": [{"label": t(m["key"], m.get("params")), "value": signed(m["value"]),
-                           "raw": m["value"], "source": m["source"], "side": m["side"]}
+                           "raw": m["value"], "source": source(m["source"]), "side": m["side"]}
                           for m in mods],
             "modifier_total": signed(step.get("modifier_total", 0)),
             "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1,
@@ -138,7 +144,7 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
             "outcome": t(step["outcome_key"], {**step.get("numbers", {}),
                                                **step.get("params", {})})
             if step.get("outcome_key") else "",
-            "source": step.get("params", {}).get("source", ""),
+            "source": source(step.get("params", {}).get("source", "")),
         })
     card = result.get("card", {})
     outcome = result.get("outcome", {})
@@ -164,12 +170,23 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
         "chance": percent(odds["probability"], lang) if "probability" in odds else "",
         "chance_label": t(odds.get("label_key", "FIREFIGHT.card.chance")),
         "effects": effects,
-        "notes": [{"text": t(n["key"], n.get("params")), "source": n.get("source", "")}
+        "rounds": _rounds(outcome, t),
+        "notes": [{"text": t(n["key"], n.get("params")), "source": source(n.get("source", ""))}
                   for n in result.get("notes", [])],
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
             "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",
             "source", "roll", "exploded", "details")},
     }
+
+
+def _rounds(outcome: dict[str, Any], t: Callable[..., str]) -> str:
+    """The rounds an action fired and, when the table sent the magazine, those left in it."""
+    fired = outcome.get("rounds_fired")
+    if not isinstance(fired, int) or isinstance(fired, bool) or fired <= 0:
+        return ""
+    if isinstance(outcome.get("rounds_left"), int):
+        return t("FIREFIGHT.card.rounds_left", outcome)
+    return t("FIREFIGHT.card.rounds_fired", outcome)
 
 
 class DieView(BaseModel):

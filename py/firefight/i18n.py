@@ -97,12 +97,14 @@ def plugin_strings(lang: str = "en") -> dict[str, Any]:
 
 def number(value: Any, lang: str = "en", digits: int | None = None) -> str:
     """A number as ``lang`` writes it (de ``68,28``); ``digits`` fixes the decimals. Whole
-    numbers are written as they are, without grouping; so is a number the engine wrote as text
-    (``"0.37"``); anything else is ``str``."""
+    numbers are written as they are, without grouping (a whole float too: ``2880``, not
+    ``2880.0``); so is a number the engine wrote as text (``"0.37"``); anything else is ``str``."""
     if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
         return value.replace(".", _DECIMAL.get(lang, "."))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
+    if digits is None and isinstance(value, float) and value.is_integer():
+        return str(int(value))
     text = f"{value:.{digits}f}" if digits is not None else str(value)
     return text.replace(".", _DECIMAL.get(lang, ".")) if isinstance(value, float) else text
 

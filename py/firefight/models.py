@@ -72,14 +72,19 @@ ID_MAX = 200
 
 # Rounds a weapon's magazine may hold (soe counts up to 10 000 projectiles in one action).
 AMMO_MAX = 10_000
+# Spare magazines a weapon's owner may carry (the referee sets the count).
+SPARES_MAX = 1_000
 
 
 class Ammo(Strict):
     """A weapon item's ammunition (``flags.firefight.ammo``), tracked by the table: the rounds
-    its magazine holds and the rounds loaded now. A weapon without it is not tracked."""
+    its magazine holds, the rounds loaded now and the spare magazines its owner carries (a
+    Reload takes one; none given: not counted). A weapon without it is not tracked."""
 
     capacity: int = Field(ge=1, le=AMMO_MAX, description="rounds a full magazine holds")
     loaded: int = Field(ge=0, le=AMMO_MAX, description="rounds in the magazine now")
+    spares: int | None = Field(default=None, ge=0, le=SPARES_MAX,
+                               description="full spare magazines (none given: not counted)")
 
     @model_validator(mode="after")
     def _fits(self) -> Ammo:
@@ -103,6 +108,9 @@ class ActionRequest(Strict):
     action: str = Field(max_length=40)
     house: dict[Annotated[str, Field(max_length=40)], HouseChoice] = Field(
         default_factory=dict, max_length=20)
+    # The weapon's magazine before the action, as the table tracks it: the card says the rounds
+    # an action that fires (``Action.rounds``) leaves in it.
+    ammo: Ammo | None = None
 
 
 class Distance(Strict):

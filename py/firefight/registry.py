@@ -47,6 +47,10 @@ Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ..
 # Where an action that fires rounds says how many: its odds (before the dice) and its result's
 # outcome. The table takes them off the weapon's magazine (``flags.firefight.ammo``).
 ROUNDS_FIRED = "rounds_fired"
+# And, when the request carries the magazine (``ActionRequest.ammo``), the rounds left in it and
+# its capacity: the card says them.
+ROUNDS_LEFT = "rounds_left"
+ROUNDS_CAPACITY = "rounds_capacity"
 
 
 @dataclass(frozen=True)
@@ -139,12 +143,18 @@ class Ruleset:
                        request_key=None if parsed is None else parsed.json)
         act.resolve(request, rec)
         if act.rounds is not None:
-            rec.outcome[ROUNDS_FIRED] = act.rounds(request)
+            fired = rec.outcome[ROUNDS_FIRED] = act.rounds(request)
+            ammo = getattr(request, "ammo", None)
+            if ammo is not None:  # the magazine after the shot, for the card
+                rec.outcome[ROUNDS_LEFT] = max(0, ammo.loaded - fired)
+                rec.outcome[ROUNDS_CAPACITY] = ammo.capacity
         dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
         odds = self.cached_odds(request, json=None if parsed is None else parsed.json
                                 ) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
         if act.odds_on_card is not None and not act.odds_on_card(request):
+            shown = {}
+        if not rec.roller.records:  # no die decided anything: no chance on the card
             shown = {}
         if shown and act.odds_label_key and "label_key" not in shown:
             shown["label_key"] = act.odds_label_key

@@ -169,3 +169,56 @@ def test_a_players_shot_the_gm_rolls_is_taken_off_by_the_gms_client(pages: Pages
         gm.page.evaluate("() => game.settings.set('firefight', 'gmRollsShots', false)")
     assert gm.errors == []
     assert player.errors == []
+
+
+SPARES_JS = """([shooter, rifle]) => canvas.tokens.placeables
+    .find((t) => t.name.startsWith(shooter)).actor.items
+    .find((i) => i.name.startsWith(rifle) && i.flags.firefight.ammo)?.flags.firefight.ammo"""
+
+
+def test_the_card_counts_rounds_and_reload_takes_a_spare_magazine(pages: Pages) -> None:
+    """UX walkthrough 3 #11 (issue 25 item 8): the card says the rounds fired and left; the
+    referee sets the spare magazines on the item's Firefight tab; Reload on the sheet's weapon
+    row takes one, and with none left it is refused; an untracked weapon's row says so."""
+    gm = pages.gm
+    page = gm.page
+    gm.page.evaluate("() => game.settings.set('firefight', 'gmRollsShots', false)")
+    # The referee sets one spare magazine: the rifle's name on the sheet, its Firefight tab.
+    sheet = _sheet(gm)
+    tracked = sheet.locator(".ff-sheet-weapons li", has_text=RIFLE).filter(has_text="/5")
+    tracked.locator(".ff-item-name").click()
+    item_sheet = page.locator("section.item-sheet", has_text=RIFLE).last
+    item_sheet.wait_for()
+    item_sheet.locator("nav .firefight-tab").click()
+    spares = item_sheet.locator('.firefight-item [name="opt.ammo.spares"]')
+    spares.fill("1")
+    spares.press("Tab")
+    page.wait_for_function(f"() => ({SPARES_JS})({json.dumps([SHOOTER, RIFLE])})?.spares === 1")
+    item_sheet.locator('[data-action="close"]').click()
+    sheet.locator('[data-action="close"]').first.click()
+    # A shot: the card says the rounds it fired and those left in the magazine.
+    before = _loaded(gm)
+    assert before >= 2
+    _aim(gm)
+    _fire(gm, 2)
+    card = page.locator("#chat-log .chat-message").last
+    card.locator(".ff-details-toggle").click()  # the card's details, as a person opens them
+    assert f"2 rounds fired, {before - 2} of 5 left" in card.locator(".ff-rounds").inner_text()
+    # The sheet's weapon row: the count with its spare, Reload takes the spare.
+    sheet = _sheet(gm)
+    row = sheet.locator(".ff-sheet-weapons li", has_text=RIFLE).filter(has_text="/5")
+    assert "1 spare magazine" in row.inner_text()
+    row.locator('[data-firefight-action="sheet-reload"]').click()
+    page.wait_for_function(f"""() => {{ const a = ({SPARES_JS})({json.dumps([SHOOTER, RIFLE])});
+        return a.loaded === 5 && a.spares === 0; }}""")
+    page.locator("#chat-log .message", has_text="0 spare magazines left").last.wait_for()
+    # None left: the row says so and its Reload is refused (disabled).
+    sheet.locator(".ff-sheet-weapons li", has_text="0 spare magazines").wait_for()
+    row = sheet.locator(".ff-sheet-weapons li", has_text=RIFLE).filter(has_text="/5")
+    assert row.locator('[data-firefight-action="sheet-reload"]').is_disabled()
+    # The soldier's other weapons carry no magazine: not counted, and the row says so.
+    untracked = sheet.locator(".ff-sheet-weapons li").filter(has_not_text="/5")
+    assert untracked.count() >= 1
+    assert "rounds not counted" in untracked.first.inner_text()
+    sheet.locator('[data-action="close"]').first.click()
+    assert gm.errors == []

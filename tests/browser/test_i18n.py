@@ -141,6 +141,51 @@ RAW_KEY = re.compile(r"\bFIREFIGHT\.\w")
 # The engine's own English (pydantic's messages, "invalid <ruleset> request").
 ENGINE_ENGLISH = re.compile(r"Input should|Field required|Extra inputs|invalid \w+ request")
 ENGLISH_NUMBER = re.compile(r"\d\.\d+\s?(%|m\b|h\b)")
+# A placeholder no value filled ("{hexes} {hexes:hex|hexes}", UX walkthrough 3 #6).
+LEFT_PLACEHOLDER = re.compile(r"\{\w+(?::[^{}]*)?\}")
+# The dice labels of the card's open window, the names of the scene's tokens and items taken out
+# (a person's names are theirs, not the card's words).
+DIE_LABELS_JS = """(selector) => {
+    const names = new Set();
+    for (const a of game.actors) { names.add(a.name); for (const i of a.items) names.add(i.name); }
+    for (const t of canvas.tokens.placeables) names.add(t.name);
+    const long = [...names].filter((n) => n && n.length > 2).sort((a, b) => b.length - a.length);
+    return [...document.querySelectorAll(`${selector} .ff-die-purpose`)].map((el) => {
+        let text = el.textContent;
+        for (const n of long) text = text.split(n).join(' ');
+        return text;
+    });
+}"""
+# Words of the card's modifier tables (not the rule citations) broken over two lines ("Tota|l",
+# "Fertigkei|t 1": UX walkthrough 3 #9): a word (letters and digits; a line may end after a
+# dash, as in a range "11-50") whose range has boxes on two lines.
+BROKEN_WORDS_JS = """(selector) => {
+    const out = [];
+    const cells = document.querySelectorAll(`${selector} .ff-modifiers td:not(.ff-mod-source)`);
+    for (const cell of cells) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            for (const m of n.textContent.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+                const range = document.createRange();
+                range.setStart(n, m.index);
+                range.setEnd(n, m.index + m[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+                    .map((r) => Math.round(r.top)));
+                if (lines.size > 1) out.push(m[0]);
+            }
+        }
+    }
+    return out;
+}"""
+
+
+def _english_only_words() -> set[str]:
+    """Words the English lang files use and the German never do ("shot", "failure")."""
+    word = re.compile(r"[^\W\d_]{3,}(?:-[^\W\d_]+)*")
+    en = json.loads((REPO / "lang/en.json").read_text("utf-8"))
+    de = json.loads((REPO / "lang/de.json").read_text("utf-8"))
+    said = [{w for _, text in _flat(lang) for w in word.findall(text)} for lang in (en, de)]
+    return said[0] - said[1]
 
 
 def _humanized(value: str) -> str:
@@ -206,6 +251,7 @@ def _not_german(texts: list[str], patterns: list[tuple[str, re.Pattern[str]]]) -
                              if p.fullmatch(t)))
     bad += [f"{t!r} (raw key)" for t in texts if RAW_KEY.search(t)]
     bad += [f"{t!r} (the engine's English)" for t in texts if ENGINE_ENGLISH.search(t)]
+    bad += [f"{t!r} (placeholder left)" for t in texts if LEFT_PLACEHOLDER.search(t)]
     return bad + [f"{t!r} (English number)" for t in texts if ENGLISH_NUMBER.search(t)]
 
 
@@ -265,12 +311,21 @@ def test_every_window_of_a_ruleset_speaks_german(
     page = t.page
     found: dict[str, list[str]] = {}
     seen: list[str] = []
+    english = _english_only_words()
 
     def check(where: str, selector: str, shown: bool = True) -> None:
+        # A card's details (steps, dice, modifiers) opened as a person opens them.
+        toggles = page.locator(f"{selector} details:not([open]) > summary.ff-details-toggle")
+        for _ in range(toggles.count()):
+            toggles.first.click()
         texts = page.evaluate(WINDOW_TEXTS_JS, selector)
         assert texts or not shown, where
         seen.append(where)
         bad = _not_german(texts, untranslated)
+        # A card's dice speak German too, and no word of its tables breaks over two lines.
+        bad += [f"{label!r} (English die label)" for label in page.evaluate(DIE_LABELS_JS, selector)
+                if set(re.findall(r"[^\W\d_]{3,}(?:-[^\W\d_]+)*", label)) & english]
+        bad += [f"{w!r} (broken over two lines)" for w in page.evaluate(BROKEN_WORDS_JS, selector)]
         if bad:
             found[where] = bad
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from conftest import BOOT_TIMEOUT_MS
 
 VIEW = {"width": 1280, "height": 720}
@@ -106,6 +107,28 @@ def test_top_bar_one_line_and_no_toast_over_a_window(
     assert errors == []
 
 
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_ruleset_name_fits_the_top_bar(
+        server: str, open_page: Callable[..., Any], lang: str) -> None:
+    """UX walkthrough 3 #8: "SHOCK (Gefechte mit Handfeuerw…" and "Prozentwurf-Handfeuerwaffen
+    (W1…" were cut at 1280 px in German. Each ruleset's name shows whole in either language."""
+    page, _, errors = open_page(server, viewport=VIEW)
+    cut = {}
+    for ruleset in ("soe", "percentile", "dpv", "shock"):
+        page.evaluate(RULESET_JS, ruleset)
+        page.goto(f"{server}?lang={lang}")
+        page.wait_for_function("() => game.ready === true", timeout=30000)
+        label = page.locator("#ruleset-label")
+        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_function(  # the name from the catalog, not the id
+            "() => document.querySelector('#ruleset-label').textContent.includes('(')")
+        width = label.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        if width[0] > width[1]:
+            cut[ruleset] = (label.inner_text(), width)
+    assert cut == {}, cut
+    assert errors == []
 
 
 def test_the_chit_pull_does_not_cover_a_third_of_the_board(

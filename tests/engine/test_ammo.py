@@ -86,7 +86,7 @@ def test_rounds_stay_off_the_cards_odds() -> None:
     {"capacity": AMMO_MAX, "loaded": AMMO_MAX},
 ])
 def test_a_magazine_within_its_bounds(data: dict[str, int]) -> None:
-    assert Ammo.model_validate(data).model_dump() == data
+    assert Ammo.model_validate(data).model_dump(exclude_none=True) == data
 
 
 @pytest.mark.parametrize(("data", "field"), [
@@ -129,3 +129,28 @@ def test_every_packed_magazine_is_valid_and_percentiles_hold_their_capacity() ->
             magazine = ff["percentile"]["magazine"]
             assert ff.get("ammo") == {"capacity": magazine, "loaded": magazine}, where
     assert armory >= 24
+
+
+def test_spare_magazines_are_a_bounded_count() -> None:
+    assert Ammo(capacity=5, loaded=5).spares is None  # not counted
+    assert Ammo(capacity=5, loaded=5, spares=3).spares == 3
+    for bad in (-1, 1001, 1.5, "two"):
+        with pytest.raises(ValidationError):
+            Ammo.model_validate({"capacity": 5, "loaded": 5, "spares": bad})
+
+
+def test_the_card_says_the_rounds_fired_and_left() -> None:
+    """UX walkthrough 3 #11: the card never said rounds fired or left. The request carries the
+    magazine before the shot (``ActionRequest.ammo``); the outcome and the card say the rest."""
+    request = example("percentile_rifleman", rounds=3)
+    plain = firefight.resolve(request, seed=1)
+    assert "rounds_left" not in plain["outcome"]
+    assert "3 rounds fired" in firefight.render_card(plain, fmt="text")
+    request["ammo"] = {"capacity": 5, "loaded": 4, "spares": 1}
+    result = firefight.resolve(request, seed=1)
+    assert (result["outcome"][ROUNDS_FIRED], result["outcome"]["rounds_left"],
+            result["outcome"]["rounds_capacity"]) == (3, 1, 5)
+    assert "3 rounds fired, 1 of 5 left" in firefight.render_card(result, fmt="text")
+    assert "3 Patronen verschossen, noch 1 von 5" in firefight.render_card(result, lang="de")
+    request["ammo"] = {"capacity": 5, "loaded": 6}
+    assert firefight.resolve(request, seed=1)["error"]["fields"][0]["field"] == "ammo"

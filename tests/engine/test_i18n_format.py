@@ -80,8 +80,10 @@ def test_a_german_card_writes_german_numbers() -> None:
     en = firefight.render_card(firefight.resolve(example("soe_rhino.json"), seed=0), lang="en")
     assert re.search(r"\d,\d\u00a0%", de)
     assert re.search(r"\d\.\d%", en)
-    assert "20,0 m" in de
-    assert "20.0 m" in en
+    # A whole number reads whole (UX walkthrough 3 #6: "1.0 hex", "2880.0 minutes").
+    assert "20 m" in de
+    assert "20 m" in en
+    assert "20,0 m" not in de
     assert not re.search(r"\d\.\d", re.sub(r"section [\d.]+|6\.5×52mm", "", de))
 
 

@@ -324,8 +324,8 @@ def test_house_rule_hits_on_prowess_or_less(prowess: int, roll: int, hit: bool) 
     result = firefight.resolve(request, dice=[roll, 1, 1])
     assert result["outcome"]["hit"] is hit
     assert result["dice"][0]["purpose"] == "to-hit (house rule), Able"
-    assert all(m["source"].startswith("Firefight house rule") for m in result["modifiers"]
-               if m["step"] == "to_hit")
+    assert all(m["source"] == "FIREFIGHT.shock.source.house" for m in result["modifiers"]
+               if m["step"] == "to_hit")  # "Firefight house rule (not in SHOCK)", said in lang
     assert any(n["key"].endswith("note.to_hit_house") for n in result["notes"])
 
 

@@ -85,7 +85,10 @@ def test_valid_request_gives_a_result(request: dict[str, Any], seed: int) -> Non
     assert firefight.resolve(request, dice=faces) == out
     assert "FIREFIGHT." not in firefight.render_card(out)
     odds = firefight.odds(request)
-    assert 0 <= odds["probability"] <= 1
+    assert 0 <= odds.get("probability", 0) <= 1
+    # An action no die decides (chit draw, pool, treatment) has no chance to show.
+    assert ("probability" in odds) == (out["action"] not in ("draw_chits", "activation_pool",
+                                                              "treat"))
 
 
 words = st.text(alphabet="abcxyz", min_size=1, max_size=5)

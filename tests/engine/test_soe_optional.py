@@ -139,10 +139,15 @@ def test_delayed_injury_column(over_roll: int, delayed: str | None,
 
 def test_delayed_injury_check_after_combat() -> None:
     request = {"ruleset": "soe", "action": "delayed_injury_check", "trauma_class": "critical",
-               "character": {"name": "C", "pc": True, "stats": {"str": 12}}}
+               "character": {"name": "C", "pc": True,
+                             "stats": {"str": 12, "delayed_injuries": ["critical"]}}}
     passed = firefight.resolve(request, dice=[2, 13])  # 2 + 12 = 14 vs 13
     assert passed["outcome"]["success"] is True
     assert [e["kind"] for e in passed["effects"]] == ["delayed_injury_resolved"]
+    # Nothing pending on the sheet: a pass changes nobody, so nothing to apply (UX walkthrough
+    # 3 #10: "Apply damage" on "No delayed injury").
+    request["character"]["stats"]["delayed_injuries"] = []
+    assert firefight.resolve(request, dice=[2, 13])["effects"] == []
     failed = firefight.resolve(request, dice=[1, 20, 3])  # 13 vs 23
     assert failed["outcome"]["success"] is False
     assert failed["effects"][-1]["value"] == {"class": "critical", "hours": 12}

@@ -148,3 +148,17 @@ test("the item tab's magazine fields keep the core Ammo model's bounds, optional
   // No magazine: both empty (not tracked).
   assert.doesNotMatch(ammoBoxHTML(fields, undefined), /value="\d/);
 });
+
+test("spare magazines: a count the referee sets, a reload takes one, none left refuses it", async () => {
+  assert.deepEqual(readAmmo(withAmmo({ capacity: 5, loaded: 0, spares: 2 })), { capacity: 5, loaded: 0, spares: 2 });
+  assert.throws(() => readAmmo(withAmmo({ capacity: 5, loaded: 0, spares: -1 })), /ammo\.spares/);
+  assert.deepEqual(reloaded({ capacity: 5, loaded: 1, spares: 2 }), { capacity: 5, loaded: 5, spares: 1 });
+  const item = liveItem({ capacity: 5, loaded: 1, spares: 1 });
+  const posted = [];
+  globalThis.ChatMessage = { create: async (data) => posted.push(data), getSpeaker: () => ({}) };
+  assert.deepEqual(await reload(item), { capacity: 5, loaded: 5, spares: 0 });
+  assert.deepEqual(item.updates.at(-1), { "flags.firefight.ammo.loaded": 5, "flags.firefight.ammo.spares": 0 });
+  assert.match(posted[0].content, /0 spare magazines left/);
+  item.flags.firefight.ammo.spares = 0;
+  await assert.rejects(reload(item), (err) => err instanceof AmmoRefusal && /no spare magazine/.test(err.message));
+});

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fieldsFromSchema, defaultValues, renderFields, coerceValues, escapeHTML } from "../../js-shim/form.mjs";
+import { fieldsFromSchema, defaultValues, renderFields, coerceValues, escapeHTML, percentText } from "../../js-shim/form.mjs";
 
 // Shaped like pydantic's JSON schema for an options model.
 const schema = {
@@ -144,6 +144,14 @@ test("oddsBreakdown: area fire lists each figure's outcomes under its name; no o
   assert.match(outcomes, /<div data-figure-odds="0"><table class="ff-outcomes"><caption>Ann &lt;A&gt;<\/caption>/);
   assert.match(why, /None/);
   assert.deepEqual(oddsBreakdown({}, { format }), { outcomes: "", why: "" });
+});
+
+test("a certain or impossible outcome reads 100 % or 0 %, never > 99.9 % (UX walkthrough 3 #6)", () => {
+  assert.equal(percentText(0.9999999999999998, "en", "1/1"), "100%");
+  assert.equal(percentText(1, "en"), "100%");
+  assert.equal(percentText(0, "de", "0/1"), "0\u00a0%");
+  assert.equal(percentText(0.9999, "en", "9999/10000"), "> 99.9%");
+  assert.equal(percentText(0.5, "de", "1/2"), "50,0\u00a0%");
 });
 
 test("oddsBreakdown: the modifiers grouped by step, each table named and closed by its total", async () => {

@@ -61,8 +61,12 @@ def offset(distance_m: int, bearing: int) -> tuple[float, float]:
 
 def deviate(rec: Recorder, kind: str, range_m: float | None, indirect_range_m: float | None,
             *, shot: int = 1) -> dict[str, Any]:
-    distance_roll, i = rec.roll(10, purpose=f"deviation distance, shot {shot}")
-    direction_roll, j = rec.roll(10, purpose=f"deviation direction, shot {shot}")
+    distance_roll, i = rec.roll(10, purpose=f"deviation distance, shot {shot}",
+                                   purpose_key="roll.deviation_distance",
+                                   purpose_params={"shot": str(shot)})
+    direction_roll, j = rec.roll(10, purpose=f"deviation direction, shot {shot}",
+                                    purpose_key="roll.deviation_direction",
+                                    purpose_params={"shot": str(shot)})
     mult, doubled = deviation_multiplier(kind, range_m, indirect_range_m)
     direction, bearing = scatter(direction_roll)
     distance = distance_roll * mult
@@ -204,7 +208,9 @@ def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, inde
 
 def _concussion_hit(rec: Recorder, figure: Figure, index: int, cv: Fraction) -> bool:
     """"hit by concussion if the concussion value or less is thrown on 1D10"."""
-    roll, i = rec.roll(10, purpose=f"concussion, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"concussion, {figure.name or index}", side="target",
+                       purpose_key="roll.concussion",
+                       purpose_params={"name": figure.name or str(index)})
     hit = roll <= cv
     rec.step(f"concussion_{index}", "concussion", dice=[i],
              numbers={"roll": roll, "concussion": num(cv), "distance_m": figure.distance_m,
@@ -250,12 +256,15 @@ def _fragments(rec: Recorder, request: ExplosionRequest, figure: Figure, index: 
 def _fragment_count(rec: Recorder, figure: Figure, index: int, dpv: Fraction) -> int:
     """A 20 % chance (1D10 of 1-2) of 1D6 fragments at DPV 0.4 (0.2 out to twice the radius)."""
     f = tables().explosives["fragmentation"]
-    roll, i = rec.roll(10, purpose=f"fragments, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"fragments, {figure.name or index}", side="target",
+                       purpose_key="roll.fragments",
+                       purpose_params={"name": figure.name or str(index)})
     hit = roll <= f["chance_on_d10"]
     dice, count = [i], 0
     if hit:
         count, j = rec.roll(f["fragment_die"], purpose=f"fragment count, {figure.name or index}",
-                            side="target")
+                            purpose_key="roll.fragment_count",
+                            purpose_params={"name": figure.name or str(index)}, side="target")
         dice.append(j)
     rec.step(f"fragments_{index}", "fragments", dice=dice,
              numbers={"roll": roll, "fragments": count, "dpv": num(dpv), "figure": index,
@@ -328,7 +337,7 @@ def resolve_missile(request: MissileRequest, rec: Recorder) -> None:
     target = request.target
     homing, ep, _ = missile_values(request)
     evasive = evasive_of(rec, target, request.settings)
-    roll, i = rec.roll(10, purpose="missile to-hit")
+    roll, i = rec.roll(10, purpose="missile to-hit", purpose_key="roll.missile_to_hit")
     hit = missile_hits(roll, homing, evasive, request.settings.missile_hit)
     rec.step("missile", "missile", dice=[i],
              numbers={"roll": roll, "homing": homing, "evasive": evasive,
@@ -356,7 +365,9 @@ def vehicle_damage(rec: Recorder, dpv: Fraction, target: Vehicle, *, hit: int = 
                  outcome="vehicle.no_penetration", source=SRC_VEHICLE)
         return {"vehicle_result": "no_penetration", "dpv": num(dpv)}
     bonus = math.floor(remaining / t.vehicle_table["dpv_per_plus_one"])
-    roll, i = rec.roll(10, purpose="vehicle damage" if hit == 1 else f"vehicle damage, hit {hit}")
+    roll, i = rec.roll(10, purpose="vehicle damage" if hit == 1 else f"vehicle damage, hit {hit}",
+                       purpose_key="roll.vehicle_damage" if hit == 1 else "roll.vehicle_damage_hit",
+                       purpose_params={"hit": str(hit)})
     result = t.vehicle.lookup(roll + bonus)
     effects = t.vehicle_table["effects"][result]
     rec.step(step_id, "vehicle", kind="table", dice=[i],
@@ -414,7 +425,7 @@ def resolve_repair(request: RepairRequest, rec: Recorder) -> None:
     whether the repair succeeds or not: the parts and the shop's time are spent)."""
     outcome = tasks.run_task(rec, request, request.actor, repair_task(request))
     row = tables().tasks["repair"][request.options.damage]
-    roll, i = rec.roll(10, purpose="repair cost")
+    roll, i = rec.roll(10, purpose="repair cost", purpose_key="roll.repair_cost")
     percent = roll * int(row["cost_percent_per_d10"])
     price = request.options.price
     cost = None if price is None else price * percent / 100

@@ -170,7 +170,8 @@ def resolve_attack(request: AttackRequest, rec: Recorder) -> None:
         if shot > 1:
             rec.add([m.model_copy(update={"step": step_id}) for m in shot_mods])
         result = tasks.roll_task(rec, spec, step_id=step_id, label="to_hit",
-                                 purpose=f"to-hit, shot {shot}", source=SRC_AIMED)
+                                 purpose=f"to-hit, shot {shot}", source=SRC_AIMED,
+                                 purpose_key="roll.to_hit_shot", purpose_params={"shot": str(shot)})
         if not result.success:
             if request.weapon.deviation is not None:
                 explosives.deviate(rec, request.weapon.deviation, request.range.metres(),
@@ -324,7 +325,8 @@ def _ducks(rec: Recorder, figure: Figure, weapon: DpvWeapon, index: int) -> bool
     if coolness is None:
         rec.note("no_coolness", SRC_DUCK, name=figure.name)
         return False
-    roll, i = rec.roll(10, purpose=f"duck, {figure.name or index}", side="target")
+    roll, i = rec.roll(10, purpose=f"duck, {figure.name or index}", side="target",
+                       purpose_key="roll.duck", purpose_params={"name": figure.name or str(index)})
     afv = exact(weapon.afv or 0)
     ducked = roll + afv > coolness
     rec.step(f"duck_{index}", "duck", dice=[i],
@@ -387,7 +389,9 @@ def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index:
     number = reached
     vehicle = as_vehicle(figure)
     if vehicle is not None:  # VEHICLE DAMAGE for each hit; a vehicle does not duck
-        roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
+        roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}",
+                           purpose_key="roll.area_fire",
+                           purpose_params={"name": figure.name or str(index)})
         hits = hits_for(roll, number, cap)
         rec.step(f"area_{index}", "area_figure", dice=[i],
                  numbers={"roll": roll, "number": num(number), "hits": hits, "figure": index,
@@ -404,7 +408,9 @@ def _area_figure(rec: Recorder, request: AreaFireRequest, figure: Figure, index:
         # "forfeits remaining actions for the turn": the actor's flag, cleared by combat_turn
         rec.effect("ducked", value=True, label="effect.ducked", **who)
     cover = cover_armor(figure.cover) if ducked else Fraction(0)
-    roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}")
+    roll, i = rec.roll(10, purpose=f"area fire, {figure.name or index}",
+                       purpose_key="roll.area_fire",
+                       purpose_params={"name": figure.name or str(index)})
     hits = hits_for(roll, number, cap)
     rec.step(f"area_{index}", "area_figure", dice=[i],
              numbers={"roll": roll, "number": num(number), "hits": hits, "figure": index,

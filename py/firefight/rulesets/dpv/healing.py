@@ -43,7 +43,8 @@ def _critical_point(request: CriticalPointRequest, rec: Recorder) -> dict[str, A
     if stats.shock == 0:
         rec.note("no_shock", SRC_CRITICAL)
         return {"hit": False, "hours": hours, "summary_key": "FIREFIGHT.dpv.outcome.no_shock"}
-    roll, i = rec.roll(10, purpose=f"critical point, {hours} h", side="target")
+    roll, i = rec.roll(10, purpose=f"critical point, {hours} h", side="target",
+                       purpose_key="roll.critical_point", purpose_params={"hours": str(hours)})
     dm = 0
     # "If a character is moved, by hand or vehicle, apply a DM of -1 on the throw at the next
     # crisis point": the request's flag, or the patient's (set by the table when moved).
@@ -77,7 +78,8 @@ def _critical_point(request: CriticalPointRequest, rec: Recorder) -> dict[str, A
 
 def resolve_regain_consciousness(request: RegainConsciousnessRequest, rec: Recorder) -> None:
     """Each hour, 1D10 less than the hours unconscious wakes the character."""
-    roll, i = rec.roll(10, purpose="regain consciousness", side="target")
+    roll, i = rec.roll(10, purpose="regain consciousness", side="target",
+                       purpose_key="roll.regain_consciousness")
     awake = roll < request.hours_unconscious
     rec.step("conscious", "conscious", dice=[i],
              numbers={"roll": roll, "hours": request.hours_unconscious}, success=awake,

@@ -82,6 +82,7 @@ def _strike_or_grapple(rec: Recorder, request: MeleeRequest) -> dict[str, Any]:
     spec = _strike_spec(rec, request)
     success = spec is None or tasks.roll_task(
         rec, spec, step_id="to_hit", label="strike", purpose="grapple" if grapple else "strike",
+        purpose_key="roll.grapple" if grapple else "",
         source=tables().presets["grapple" if grapple else "strike"]["source"]).success
     block = _block_spec(rec, request) if success else None
     if block is not None:
@@ -122,7 +123,7 @@ def _diving_blow(rec: Recorder, request: MeleeRequest) -> dict[str, Any]:
             source="2300ad COMBAT TASKS, \"To avoid a diving blow\"").success:
         return {"hit": False, "summary_key": "FIREFIGHT.dpv.outcome.avoided"}
     a, d = request.attacker.stats, request.target.stats
-    roll, i = rec.roll(6, purpose="diving blow")
+    roll, i = rec.roll(6, purpose="diving blow", purpose_key="roll.diving_blow")
     attacker_total, defender_total = 2 * a.size + roll, d.strength + d.size
     loser = "attacker" if attacker_total < defender_total else "target"
     rec.step("diving_blow", "diving_blow", dice=[i],

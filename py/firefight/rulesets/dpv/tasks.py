@@ -153,16 +153,20 @@ class TaskResult:
 
 
 def roll_task(rec: Recorder, spec: TaskSpec, *, step_id: str, label: str, purpose: str,
-              side: str = "attacker", source: str = "") -> TaskResult:
-    """Roll a task, record the step, and roll the failure type when the task calls for it."""
+              side: str = "attacker", source: str = "", purpose_key: str = "",
+              purpose_params: dict[str, str] | None = None) -> TaskResult:
+    """Roll a task, record the step, and roll the failure type when the task calls for it.
+    The die's label is ``roll.<label>`` of the lang files unless ``purpose_key`` names one."""
     count, faces = dice_faces(spec.dice)
-    natural, index = rec.roll(faces, count=count, purpose=purpose, side=side)
+    natural, index = rec.roll(faces, count=count, purpose=purpose, side=side,
+                              purpose_key=purpose_key or f"roll.{label}",
+                              purpose_params=purpose_params)
     dice = [index]
     referee: int | None = None
     rolled: Fraction | int = natural
     if spec.uncertain:  # 2300ad UNCERTAIN TASKS: the referee rolls too, secretly
         referee, r_index = rec.roll(faces, count=count, purpose=f"{purpose} (referee, hidden)",
-                                    side="referee")
+                                    side="referee", purpose_key="roll.referee_hidden")
         dice.append(r_index)
         rolled = Fraction(natural + referee, 2)
     fumble_face, number = spec.fumble_face, spec.number  # table reads: once a roll
@@ -194,14 +198,16 @@ def _failure(rec: Recorder, spec: TaskSpec, result: TaskResult, side: str) -> No
     """2300ad FAILURE: 2D6, or 3D6 when hazardous; a mishap rolls its own 2D6 / 3D6."""
     t = tables()
     count = 3 if spec.hazardous else 2
-    throw, index = rec.roll(6, count=count, purpose="failure type", side=side)
+    throw, index = rec.roll(6, count=count, purpose="failure type", side=side,
+                          purpose_key="roll.failure_type")
     kind = t.failure.lookup(throw)
     result.failure_type = kind
     rec.step("failure", "failure", kind="table", dice=[index], numbers={"roll": throw},
              outcome=f"failure.{kind}", source=SRC_FAILURE)
     if kind in ("mishap", "serious_mishap"):
         m_count = int(t.tasks["mishap_dice"][kind])
-        m_throw, m_index = rec.roll(6, count=m_count, purpose="mishap", side=side)
+        m_throw, m_index = rec.roll(6, count=m_count, purpose="mishap", side=side,
+                                   purpose_key="roll.mishap")
         result.mishap = t.mishap.lookup(m_throw)
         rec.step("mishap", "mishap", kind="table", dice=[m_index], numbers={"roll": m_throw},
                  outcome=f"mishap.{result.mishap}", source="2300ad MISHAPS; DAMAGE AND REPAIR",
@@ -286,7 +292,8 @@ def task_time(rec: Recorder, options: TaskOptions, preset: dict[str, Any], asset
     if seconds is None or preset.get("time", "standard") != "standard":
         return None
     t = tables().tasks["time"]
-    throw, index = rec.roll(6, count=t["dice"], purpose="task time", side=side)
+    throw, index = rec.roll(6, count=t["dice"], purpose="task time", side=side,
+                       purpose_key="roll.task_time")
     minus = asset * (t["hasty_asset_multiplier"] if options.hasty else 1)
     result = max(t["minimum"], throw - max(0, minus))
     if options.medkit_only and preset.get("medical"):

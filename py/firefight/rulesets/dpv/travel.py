@@ -100,7 +100,7 @@ def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
                       "total_minutes": round(total, 2), "rows": rows},
              outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total))
     rec.outcome.update(per_hex_minutes=per_hex, total_minutes=total, time=describe(total),
-                       summary_key="FIREFIGHT.dpv.outcome.travel")
+                       hexes=o.hexes, summary_key="FIREFIGHT.dpv.outcome.travel")
     cards.title(rec, request)
 
 

@@ -56,8 +56,9 @@ def resolve_combat_turn(request: CombatTurnRequest, rec: Recorder) -> None:
         if stats.evading:  # "To drive evasively": Absolute (1 action), this turn only
             rec.effect("evading", value=False, label="effect.evading_over")
         numbers["dazed_turns_left"] = max(0, stats.dazed_turns - 1)
+    known = "" if level is not None else "_unknown"  # no initiative level given
     rec.step("turn", f"turn_{phase}", kind="info", numbers=numbers,
-             outcome=f"turn.{'dazed' if dazed else 'ready'}",
+             outcome=f"turn.{'dazed' if dazed else 'ready'}{known}",
              source=f"{SRC_EFFECTS}; {SRC_NPC}", name=actor.name)
     # "All eligibility for further actions is lost" while dazed; immobilized: no movement.
     rec.outcome.update(initiative=level, dazed=dazed, can_act=not (dazed or stats.ducked),

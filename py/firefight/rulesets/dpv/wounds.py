@@ -124,18 +124,21 @@ def resolve_hit(rec: Recorder, target: DpvCombatant, dpv: Fraction, wound_type: 
     if called is not None:
         first = called_first_face(called)
     else:
-        first, i = rec.roll(10, purpose=f"hit location, hit {hit}", side=side)
+        first, i = rec.roll(10, purpose=f"hit location, hit {hit}", side=side,
+                             purpose_key="roll.hit_location", purpose_params={"hit": str(hit)})
         dice.append(i)
     second = None
     if settings.location_rule == "optional_severity":
-        second, i = rec.roll(10, purpose=f"wound severity, hit {hit}", side=side)
+        second, i = rec.roll(10, purpose=f"wound severity, hit {hit}", side=side,
+                             purpose_key="roll.wound_severity", purpose_params={"hit": str(hit)})
         dice.append(i)
     location, potential, severity = location_potential(first, second, settings.location_rule)
     armor = Fraction(0) if ignore_armor else armor_on(target, location)
     remaining = dpv - armor if armor else dpv
     roll = None
     if 0 < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
-        roll, i = rec.roll(10, purpose=f"DPV x 10, hit {hit}", side=side)
+        roll, i = rec.roll(10, purpose=f"DPV x 10, hit {hit}", side=side,
+                             purpose_key="roll.dpv_x10", purpose_params={"hit": str(hit)})
         dice.append(i)
     column = column_for(remaining, roll, settings)
     wound = wound_from(location, potential, wound_type, column, remaining)

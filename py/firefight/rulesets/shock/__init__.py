@@ -119,7 +119,8 @@ class Shock(Ruleset):
         "cover": COVER_FEATURE,
     }
     house_steps: ClassVar[dict[str, str]] = {
-        to_hit.STEP: f"{to_hit.HOUSE}: 1d10 <= Prowess + modifiers (only when it rolls)",
+        to_hit.STEP: "Firefight house rule (not in SHOCK): 1d10 <= Prowess + modifiers (only "
+                     "when it rolls)",
         damage.SEVERITY: "shock Location Severity: 1d10 + damage class Mod",
     }
 

@@ -55,9 +55,9 @@ def cup(units: list[ChitUnit], phase: int) -> list[tuple[int, int]]:
 
 
 def draw_odds(request: DrawChitsRequest) -> dict[str, Any]:
-    """Nothing to win or lose: how many chits each phase's cup holds."""
+    """Nothing to win or lose (no chance to show): how many chits each phase's cup holds."""
     cups = [len(cup(request.units, phase)) for phase in range(PHASES)]
-    return {"probability": 1.0, "exact": "1/1", "chits": cups}
+    return {"chits": cups}
 
 
 def _cap_pools(request: DrawChitsRequest, rec: Recorder) -> list[dict[str, Any]]:
@@ -116,10 +116,9 @@ def draw_chits(request: DrawChitsRequest, rec: Recorder) -> None:
 # --- the activation pool -------------------------------------------------------------------------
 
 def pool_odds(request: PoolRequest) -> dict[str, Any]:
-    """Nothing is rolled: the pool and its cap."""
+    """Nothing is rolled (no chance to show): the pool and its cap."""
     unit = request.actor
-    return {"probability": 1.0, "exact": "1/1", "pool": unit.pool,
-            "max": skill_level(unit.quality)}
+    return {"pool": unit.pool, "max": skill_level(unit.quality)}
 
 
 def activation_pool(request: PoolRequest, rec: Recorder) -> None:
@@ -152,5 +151,6 @@ def activation_pool(request: PoolRequest, rec: Recorder) -> None:
                max=most)
     rec.note("pool", source=POOL_SOURCE, max=most)
     rec.outcome = {"change": change, "pool_before": unit.pool, "pool": after, "max": most,
-                   "summary_key": rec.key(f"outcome.pool_{change}")}
+                   "summary_key": rec.key(f"outcome.pool_{change}"),
+                   "apply_key": rec.key("apply.pool")}  # the card's button: not damage
     rec.card("activation_pool", name=unit.name, pool=after, max=most)

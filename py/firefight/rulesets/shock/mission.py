@@ -37,10 +37,10 @@ EVACUATE_SOURCE = (f'shock SHOCK, "must be evacuated by mission end or risk dyin
 # --- treatment --------------------------------------------------------------------------------
 
 def treat_odds(request: TreatRequest) -> dict[str, Any]:
-    """Nothing is rolled: the wound counters each unit keeps."""
+    """Nothing is rolled (no chance to show): the wound counters each unit keeps."""
     most = request.options.wounds_removed
     left = [0 if most is None else max(0, u.wounds - most) for u in request.units]
-    return {"probability": 1.0, "exact": "1/1", "wounds_left": left}
+    return {"wounds_left": left}
 
 
 def treat(request: TreatRequest, rec: Recorder) -> None:
@@ -65,7 +65,8 @@ def treat(request: TreatRequest, rec: Recorder) -> None:
             rec.note("treated_in_shock", source=EVACUATE_SOURCE, name=name)
     rec.note("procedure_treat", source=TREAT_SOURCE)
     rec.outcome = {"treated": treated, "treated_names": ", ".join(treated),
-                   "summary_key": rec.key("outcome.treat" if treated else "outcome.treat_none")}
+                   "summary_key": rec.key("outcome.treat" if treated else "outcome.treat_none"),
+                   "apply_key": rec.key("apply.treat")}  # the card's button: not damage
     rec.card("treat", n=len(request.units))
 
 

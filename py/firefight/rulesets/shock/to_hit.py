@@ -20,7 +20,9 @@ from firefight.rulesets.shock.data import D10, tables
 from firefight.rulesets.shock.models import ID, AttackRequest, P
 from firefight.rulesets.shock.soldier import tap
 
-HOUSE = "Firefight house rule (not in SHOCK)"
+# The source of every modifier, step and note of the house rule: a lang key (the card and the
+# dialog say it in the reader's language; UX walkthrough 3 #8), the modifier's label saying what.
+HOUSE = "FIREFIGHT.shock.source.house"
 STEP = "to_hit"
 
 
@@ -39,20 +41,20 @@ def ledger(request: AttackRequest) -> list[Modifier]:
     band = t.house_range.band_of(math.floor(metres))
     band_name = rule["range_names"][t.house_range.bands.index(band)]
     mods = [
-        Modifier(key=f"{P}.mod.prowess", value=prowess, source=f"{HOUSE}: shooter's Prowess",
+        Modifier(key=f"{P}.mod.prowess", value=prowess, source=HOUSE,
                  step=STEP,
                  params={"quality_key": f"{P}.quality.{request.attacker.stats.quality}"}),
         Modifier(key=f"{P}.mod.range.{band_name}", value=band.value,
-                 source=f"{HOUSE}: range band", step=STEP,
+                 source=HOUSE, step=STEP,
                  params={"range": round(metres, 1)}),
     ]
     for flag in ("aimed", "shooter_moved", "target_moving", "target_prone"):
         if getattr(opts, flag):
             mods.append(Modifier(key=f"{P}.mod.{flag}", value=int(rule[flag]),
-                                 source=f"{HOUSE}: {flag.replace('_', ' ')}", step=STEP))
+                                 source=HOUSE, step=STEP))
     if opts.situational:
         mods.append(Modifier(key=f"{P}.mod.situational", value=opts.situational,
-                             source=f"{HOUSE}: referee's situational modifier", step=STEP))
+                             source=HOUSE, step=STEP))
     return mods + house.modifiers(ID, STEP, request)
 
 

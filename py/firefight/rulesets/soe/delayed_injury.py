@@ -51,7 +51,8 @@ def resolve_check(request: SoeDelayedInjuryRequest, rec: Recorder) -> None:
     class_key = rec.key(f"injury.class.{cls}")
     rec.outcome.update(success=check.success, trauma_class=cls, summary_key=rec.key(
         "outcome." + ("no_delayed" if check.success else "needs_treatment")))
-    rec.effect("delayed_injury_resolved", value=cls, label="")
+    if cls in request.character.stats.delayed_injuries:  # else nothing on the sheet to clear
+        rec.effect("delayed_injury_resolved", value=cls, label="")
     if not check.success:
         rec.effect("needs_treatment", value={"class": cls, "hours": TREATMENT_HOURS},
                    class_key=class_key)

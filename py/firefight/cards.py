@@ -118,9 +118,12 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
     def t(key: str, params: dict[str, Any] | None = None) -> str:
         return translate(key, lang, **_params(params or {}, lang))
 
-    def source(text: str) -> str:
+    def source(text: object) -> str:
         """A rule's citation as written, or one Firefight words itself (a lang key: a house
-        rule's, shock ``to_hit.HOUSE``) in the reader's language."""
+        rule's, shock ``to_hit.HOUSE``) in the reader's language. A step's params are free, so
+        anything else in them reads as its text."""
+        if not isinstance(text, str):
+            return "" if text is None else str(text)
         return t(text) if text.startswith("FIREFIGHT.") else text
 
     dice = result.get("dice", [])

@@ -101,3 +101,13 @@ def test_nested_label_keys_get_the_same_parameters() -> None:
     assert "to-hit tens die, round 1" in html
     assert "{n}" not in html
     assert "Zehnerwürfel, Schuss 1" in firefight.render_card(result, lang="de")
+
+
+def test_a_step_source_that_is_not_text_still_renders(soe_request: dict[str, Any]) -> None:
+    # A step's params are free: the bridge fuzz found a `source` of None failing the card
+    # (internal_error) once sources could be lang keys.
+    result = firefight.resolve(soe_request, dice=[15, 3, 12, 4])
+    for value in (None, 7):
+        result["steps"][0].setdefault("params", {})["source"] = value
+        html = firefight.render_card(result)
+        assert "firefight-card" in html

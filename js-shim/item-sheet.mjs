@@ -68,7 +68,7 @@ const AMMO_LABELS = {
 
 /** Pure: the magazine's form fields from the core `Ammo` schema (its bounds), named `ammo.<field>`, both optional. */
 export function ammoFields(schema) {
-  return fieldsFromSchema({ ...schema, required: [] }, localize)
+  return fieldsFromSchema({ ...schema, required: [] }, localize, { auto: t("FIREFIGHT.ui.dialog.auto", "auto") })
     .map((f) => ({ ...f, name: `ammo.${f.name}`, label: AMMO_LABELS[f.name]?.() ?? f.label, nullable: true }));
 }
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import Table, open_gm_and_player
 
 API = "game.modules.get('firefight').api"
 STATE_JS = f"() => {API}.combat.activations()"
@@ -26,19 +26,7 @@ class Pair:
 
 @pytest.fixture(scope="module")
 def pair(server: str, browser: Any) -> Iterator[Pair]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), 'firefight.ruleset': 'shock'}}))""")
-    tables = []
-    for who in ("", "&user=Player%201"):
-        page = context.new_page()
-        t = Table(server, context, page)
-        page.on("pageerror", lambda e, t=t: t.errors.append(str(e)))
-        page.goto(f"{server}?pack=shock-troops{who}")
-        page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
-        tables.append(t)
-    gm, p1 = tables
+    context, gm, p1 = open_gm_and_player(server, browser, "shock", "shock-troops")
     gm.page.click('#combat-panel [data-action="create"]')
     gm.page.click('#combat-panel [data-action="startCombat"]')
     gm.page.wait_for_function(f"() => {API}.combat.activations()?.round === 1", timeout=60000)

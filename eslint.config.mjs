@@ -1,5 +1,5 @@
 // ESLint (flat config) for the JavaScript Foundry loads (js-shim/), the sandbox table that
-// imitates Foundry (sandbox/) and the Node build tools (tools/*.mjs). Run by `make test`.
+// imitates Foundry (sandbox/), the Node build tools (tools/*.mjs) and the JS tests. Run by `make test`.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -20,8 +20,16 @@ export default [
     },
   },
   {
-    files: ["js-shim/engine-worker.mjs"],
+    files: ["js-shim/engine/engine-worker.mjs"],
     languageOptions: { globals: { ...globals.worker } },
+  },
+  {
+    // The shim's tests run under Node, with Foundry's globals faked on globalThis.
+    files: ["tests/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node, ...globals.browser, ...foundry } },
+    rules: {
+      "no-unused-vars": ["error", { args: "none", caughtErrors: "none", ignoreRestSiblings: true }],
+    },
   },
   {
     files: ["tools/*.mjs"],

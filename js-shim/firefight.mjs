@@ -1,26 +1,28 @@
 // Firefight: the module entry Foundry loads (module.json "esmodules").
 // Ruleset-agnostic glue between Foundry's client API and the Python engine; each job lives in
 // a small module of its own (settings, apply, chat, sheet, items).
-import { MODULE_ID } from "./config.mjs";
-import { EngineClient } from "./engine.mjs";
-import { shoot, resolveWithEntropy, reportError, currentRuleset } from "./shoot.mjs";
-import { onRenderChatMessage } from "./chat.mjs";
-import { Applier } from "./apply.mjs";
-import { registerCoreSettings, rulesetSettings } from "./settings.mjs";
+import { MODULE_ID } from "./core/config.mjs";
+import { EngineClient } from "./engine/engine.mjs";
+import { shoot, runAction } from "./workflow/workflow.mjs";
+import { resolveWithEntropy } from "./workflow/roll.mjs";
+import { reportError } from "./core/errors.mjs";
+import { listenAsGM } from "./relay/gm.mjs";
+import { onRenderChatMessage } from "./documents/chat.mjs";
+import { Applier } from "./documents/apply.mjs";
+import { registerCoreSettings, rulesetSettings } from "./world/settings.mjs";
 import {
   registerCatalogSettings, mergeCachedStrings, applyCatalog, catalog, catalogReady, catalogLanguage,
-  pluginWheels, reportPlugin, tableFeatures,
-} from "./catalog.mjs";
-import { onRenderActorSheet, openFirefightSheet } from "./sheet.mjs";
-import { onPreCreateItem, onDropCanvasData } from "./items.mjs";
-import { onRenderItemSheet, itemSheetHooks } from "./item-sheet.mjs";
-import { t } from "./i18n.mjs";
-import { runAction } from "./actions.mjs";
-import { installFeatures, addSheetActions } from "./features.mjs";
-import { ChitActivation } from "./combat.mjs";
-import { waitForEngine } from "./boot-status.mjs";
+  pluginWheels, reportPlugin, tableFeatures, currentRuleset,
+} from "./world/catalog.mjs";
+import { onRenderActorSheet, openFirefightSheet } from "./documents/sheet.mjs";
+import { onPreCreateItem, onDropCanvasData } from "./documents/items.mjs";
+import { onRenderItemSheet, itemSheetHooks } from "./documents/item-sheet.mjs";
+import { t } from "./core/i18n.mjs";
+import { installFeatures, addSheetActions } from "./canvas/features.mjs";
+import { ChitActivation } from "./canvas/combat.mjs";
+import { waitForEngine } from "./engine/boot-status.mjs";
 
-const engine = new EngineClient(new URL("./engine-worker.mjs", import.meta.url));
+const engine = new EngineClient(new URL("./engine/engine-worker.mjs", import.meta.url));
 const applier = new Applier(engine);
 const activation = new ChitActivation(engine, applier);
 activation.listen();
@@ -86,9 +88,9 @@ async function shootAndApply(opts = {}) {
     reportError(err);
     return null;
   }
-  const message = await shoot(engine, opts);
-  if (message && game.settings.get(MODULE_ID, "autoApply")) await applier.request(message);
-  return message;
+  // Shoot is the ruleset's default action on the one workflow (workflow/workflow.mjs), which
+  // applies the result when the world says so.
+  return shoot(engine, applier, opts);
 }
 
 const api = {
@@ -170,6 +172,7 @@ Hooks.once("i18nInit", () => mergeCachedStrings());
 
 Hooks.once("setup", () => {
   applier.listen();
+  listenAsGM(engine);
 });
 
 Hooks.once("ready", () => {

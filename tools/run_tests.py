@@ -34,9 +34,9 @@ class Step:
 
 STEPS = [
     Step("ruff", [str(BIN / "ruff"), "check", "py", "tests", "tools"]),
-    # eslint.config.mjs: the shim Foundry loads, the sandbox, the Node build tools.
+    # eslint.config.mjs: the shim Foundry loads, the sandbox, the Node build tools, the JS tests.
     Step("eslint", [str(ROOT / "node_modules" / ".bin" / "eslint"), "js-shim", "sandbox",
-                    "tools/*.mjs"]),
+                    "tools/*.mjs", "tests/shim", "tests/pyodide"]),
     Step("mypy", [str(BIN / "mypy")]),
     Step("engine (CPython)", [str(BIN / "pytest"), "tests/engine"], pytest_like=True),
     Step("engine (Pyodide)", ["node", "tests/pyodide/run.mjs"], pytest_like=True),

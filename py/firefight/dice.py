@@ -17,8 +17,8 @@ from typing import Protocol, runtime_checkable
 from firefight.errors import FirefightError
 
 # The most dice one request may need: the longest entropy list the table sends for a resolve
-# (js-shim/shoot.mjs ``resolveWithEntropy``: 64, then 4 times more while within
-# js-shim/config.mjs ENTROPY_MAX 8192, so 4096). Rulesets bound their requests so the worst
+# (js-shim/workflow/roll.mjs ``resolveWithEntropy``: 64, then 4 times more while within
+# js-shim/core/config.mjs ENTROPY_MAX 8192, so 4096). Rulesets bound their requests so the worst
 # accepted one fits (tests/engine/test_bridge_fuzz.py checks the shim's figure against this).
 MAX_DICE = 4096
 

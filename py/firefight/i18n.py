@@ -13,7 +13,7 @@ from firefight.resources import resource_dir
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # A count's word in both forms, chosen by the count: "{n} {n:hit|hits}" (CLDR "one"/"other",
-# the two forms English and German have; js-shim/i18n.mjs reads the same syntax).
+# the two forms English and German have; js-shim/core/i18n.mjs reads the same syntax).
 _PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
 # The decimal separator a language writes (CLDR; English's is the default).
 _DECIMAL = {"de": ","}

@@ -146,7 +146,7 @@ def _packs_dirs() -> list[Path]:
 
 def pack_items(ruleset: str) -> dict[str, dict[str, Any]]:
     """The compendium packs' items for a ruleset by lower-case name: the entry a request takes
-    for it, as the table builds it (``js-shim/request.mjs`` ``itemEntry``)."""
+    for it, as the table builds it (``js-shim/workflow/request.mjs`` ``itemEntry``)."""
     items: dict[str, dict[str, Any]] = {}
     for folder in _packs_dirs():
         for path in sorted(folder.glob("*/*.json")):

@@ -133,7 +133,7 @@ def test_dpv_cover_goes_to_aimed_fire_options_and_area_fire_figures(dpv_table: T
     assert cover["thickness_cm"] == 20
     # Aimed fire at it: the dialog's cover options are filled from the token.
     shot, before = _shoot(dpv_table, shooter, target)
-    material = shot.locator('select[name="opt.cover_material"]')
+    material = shot.locator('select[name="opt.options.cover_material"]')
     chosen = material.evaluate("(s) => s.options[s.selectedIndex].text")
     assert chosen
     assert chosen.lower() != "auto"
@@ -226,7 +226,7 @@ def test_dpv_a_scene_wall_between_gives_cover_the_referees_wins(dpv_table: Table
     shooter, covered, _, open_target, *_ = _names(page)
     page.evaluate(WALL_JS, [shooter, open_target])
     shot, before = _shoot(dpv_table, shooter, open_target)
-    material = shot.locator('select[name="opt.cover_material"]')
+    material = shot.locator('select[name="opt.options.cover_material"]')
     assert material.evaluate("(s) => s.options[s.selectedIndex].text").startswith("Brick")
     shot.locator('[data-action="fire"]').click()
     page.wait_for_function("(n) => game.messages.contents.length > n", arg=before, timeout=20000)

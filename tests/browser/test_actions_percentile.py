@@ -67,7 +67,7 @@ def test_brackets_turn_the_token_and_a_target_behind_is_hasty_fire(pct_table: Ta
     assert "1/4" in text
     # The dialog shows the bearing computed from the scene.
     page.evaluate("() => { game.modules.get('firefight').api.shoot(); }")
-    field = page.locator('dialog.firefight-dialog [name="opt.bearing_deg"]')
+    field = page.locator('dialog.firefight-dialog [name="opt.options.bearing_deg"]')
     field.wait_for()
     assert float(field.input_value()) == pytest.approx(153.4, abs=0.1)
     page.locator("dialog.firefight-dialog [data-action=cancel]").click()

@@ -90,7 +90,7 @@ def _dialog(t: Table, rounds: int) -> Any:
     """Shoot pressed, the rifle's rounds typed in; the dialog once its odds have settled."""
     t.page.locator("#shoot-button").click()
     dialog = t.page.locator("dialog.application.firefight-dialog")
-    dialog.locator('[name="opt.rounds"]').fill(str(rounds))
+    dialog.locator('[name="opt.options.rounds"]').fill(str(rounds))
     t.page.wait_for_function(SETTLED_JS, timeout=60000)
     dialog.locator("[data-firefight-ammo]").filter(has_text=f"fires {rounds}").wait_for()
     return dialog

@@ -231,7 +231,7 @@ def test_apply_to_the_selected_unlinked_token_undo_and_redo(shock: Table) -> Non
     try:
         page.locator("#shoot-button").click()
         dialog = page.locator("dialog.application.firefight-dialog")
-        dialog.locator('[name="opt.referee_confirmed_hit"]').check()
+        dialog.locator('[name="opt.options.referee_confirmed_hit"]').check()
         dialog.locator('[data-action="fire"]').click()
         card = page.locator(".chat-message.firefight-message").last
         card.locator('[data-firefight-action="apply-effects"]').wait_for()

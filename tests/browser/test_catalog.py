@@ -1,4 +1,4 @@
-"""The engine's catalog at the table (js-shim/catalog.mjs): the world's ruleset choice and its
+"""The engine's catalog at the table (js-shim/world/catalog.mjs): the world's ruleset choice and its
 settings on a fresh world once the engine is up, straight from the world's cache on the next load
 (before, or without, any engine), and a wheel loaded at runtime with ``api.engine.loadWheel``: its
 ruleset chosen in Settings without a reload, loaded again by a restarted engine; a wheel that does

@@ -289,7 +289,7 @@ def test_a_player_page_sees_the_same_order(shock_table: Table) -> None:
 
 
 # The next activation the drawn order gives, as things stand (a unit stunned, in shock, dead or
-# defeated cannot take it: js-shim/combat.mjs blockedByStatuses).
+# defeated cannot take it: js-shim/canvas/combat.mjs blockedByStatuses).
 NEXT_ACTIVATION_JS = """() => {
     const s = game.modules.get('firefight').api.combat.activations();
     for (let i = s.index + 1; i < s.list.length; i++) {

@@ -19,7 +19,7 @@ from conftest import BOOT_TIMEOUT_MS, Table
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 RHINO = "Lesser Venusian Rhino"
-WORKER_PATH = "/modules/firefight/js-shim/engine-worker.mjs"
+WORKER_PATH = "/modules/firefight/js-shim/engine/engine-worker.mjs"
 # What the worker URL serves instead: the test worker (which loads the real one with a query).
 WRAPPER = 'import "/modules/firefight/tests/pyodide/engine-test-worker.mjs";\n'
 ENGINE = "game.modules.get('firefight').api.engine"
@@ -117,7 +117,7 @@ def test_a_runaway_call_is_cut_off_and_the_engine_answers_the_next(
     # The stuck worker was replaced: changing an option asks again, and is answered.
     page.wait_for_function(f"() => {ENGINE}.status === 'ready' && {ENGINE}.restarts === 1",
                            timeout=BOOT_TIMEOUT_MS)
-    page.select_option('select[name="opt.mode"]', label="Quickfire")
+    page.select_option('select[name="opt.options.mode"]', label="Quickfire")
     page.wait_for_function(SETTLED_JS, timeout=60000)
     before = _messages(page)
     page.click(FIRE)

@@ -189,7 +189,7 @@ def _english_only_words() -> set[str]:
 
 
 def _humanized(value: str) -> str:
-    """A choice without a label, as js-shim/form.mjs shows it (`humanize`)."""
+    """A choice without a label, as js-shim/core/form.mjs shows it (`humanize`)."""
     s = re.sub(r"[_-]+", " ", str(value)).strip()
     return s[:1].upper() + s[1:]
 
@@ -421,21 +421,23 @@ def test_a_refusal_and_an_item_error_read_in_german(german_table: Table) -> None
     page.click("#shoot-button")
     page.wait_for_function(SETTLED_JS, timeout=60000)
     dialog = page.locator("dialog.application")
-    dialog.locator('select[name="opt.mode"]').select_option(label="Scharfschütze")
-    dialog.locator('select[name="opt.position"]').select_option(label="Stehend")
+    dialog.locator('select[name="opt.options.mode"]').select_option(label="Scharfschütze")
+    dialog.locator('select[name="opt.options.position"]').select_option(label="Stehend")
     detail = dialog.locator("[data-odds-detail]")
     page.wait_for_function(
         "() => document.querySelector('[data-firefight-odds]')?.classList.contains('error')",
         timeout=60000)
-    position = dialog.locator('.form-group[data-field="position"] label').inner_text()
+    position = dialog.locator('.form-group[data-field="options.position"] label').inner_text()
     assert detail.inner_text() == (
         f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein")
-    said = page.evaluate(SAID_JS)
+    # Fire with it: refused in the dialog, which stays open (one workflow: as every action's
+    # dialog), the field at fault named by its label, in German.
     page.click('dialog.application button[data-action="fire"]')
-    _answer(page, said)
-    note = page.locator("#notifications").inner_text()
-    assert "Scharfschützenfeuer braucht eine liegende oder aufgelegte Stellung" in note
-    assert _english_in(page.evaluate(WINDOW_TEXTS_JS, "#notifications")) == []
+    refusal = dialog.locator("[data-firefight-dialog-error]")
+    refusal.wait_for(state="visible")
+    assert refusal.inner_text() == f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein"
+    assert dialog.locator('.form-group[data-field="options.position"]').get_attribute("class").count("ff-invalid") == 1
+    assert _english_in(page.evaluate(WINDOW_TEXTS_JS, "dialog.application")) == []
     t.reset()
     # The weapon's Firefight tab: its sheet's Items tab, a double-click on the rifle.
     sheet = open_sheet_from_directory(page, "Rifleman Aldo Ferri")

@@ -15,7 +15,7 @@ from conftest import BOOT_TIMEOUT_MS, REPO
 
 RHINO = "Lesser Venusian Rhino"
 RIFLEMAN = "Rifleman Aldo Ferri"
-# js-shim/engine.mjs BOOT_TIME_LIMIT_MS: a broken runtime must fail well within it.
+# js-shim/engine/engine.mjs BOOT_TIME_LIMIT_MS: a broken runtime must fail well within it.
 BOOT_TIME_LIMIT_S = 180
 
 

@@ -137,10 +137,10 @@ def test_the_runtime_and_its_site_bundle_are_in_the_zip(
         "pyodide-lock.json",
     ):
         assert f"runtime/pyodide/{f}" in names
-    # Settings and sheet fields come from the engine at runtime (js-shim/catalog.mjs), not a file.
+    # Settings and sheet fields come from the engine at runtime (js-shim/world/catalog.mjs), not a file.
     assert "runtime/schemas.json" not in names
     # The worker finds everything relative to itself, as in the repository.
-    assert "js-shim/engine-worker.mjs" in names
+    assert "js-shim/engine/engine-worker.mjs" in names
 
 
 def test_no_development_files(zip_names: tuple[set[str], zipfile.ZipFile]) -> None:
@@ -236,14 +236,14 @@ def io_bytes(data: bytes) -> io.BytesIO:
 
 
 # Boots the runtime as the worker does (Pyodide from runtime/pyodide, the site bundle's files
-# written by js-shim/site-bundle.mjs) and
+# written by js-shim/engine/site-bundle.mjs) and
 # counts the modules Python compiles from source while `firefight.bridge` is imported and a
 # shot resolved: with the shipped bytecode there are none.
 COMPILES_JS = """
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadPyodide } from "pyodide";
-import { inflateSite, siteFiles, writeFiles } from "./js-shim/site-bundle.mjs";
+import { inflateSite, siteFiles, writeFiles } from "./js-shim/engine/site-bundle.mjs";
 const py = await loadPyodide({ indexURL: path.resolve("runtime/pyodide") + "/" });
 const all = await inflateSite(readFileSync("runtime/wheels/site-packages.bin"));
 writeFiles(py.FS, py._api.sitePackages, siteFiles(all));

@@ -243,7 +243,7 @@ def test_forged_and_replayed_requests_are_refused(tables: Tables) -> None:
     # A changed result: the hash of a result with more damage than the message holds.
     forged_hash = p1.evaluate(
         """async (mid) => {
-        const { resultHash } = await import('/modules/firefight/js-shim/apply.mjs');
+        const { resultHash } = await import('/modules/firefight/js-shim/documents/apply.mjs');
         const result = structuredClone(game.messages.get(mid).flags.firefight.result);
         for (const e of result.effects) if (e.kind === 'hp') e.delta -= 50;
         return resultHash(result);
@@ -259,7 +259,7 @@ def test_forged_and_replayed_requests_are_refused(tables: Tables) -> None:
     # The honest request is applied once ...
     real_hash = p1.evaluate(
         """async (mid) => {
-        const { resultHash } = await import('/modules/firefight/js-shim/apply.mjs');
+        const { resultHash } = await import('/modules/firefight/js-shim/documents/apply.mjs');
         return resultHash(game.messages.get(mid).flags.firefight.result);
     }""",
         mid,
@@ -278,7 +278,7 @@ def test_forged_and_replayed_requests_are_refused(tables: Tables) -> None:
     tables.wait_all("(id) => Boolean(game.messages.get(id))", mid2)
     edited_hash = p1.evaluate(
         """async (mid) => {
-        const { resultHash } = await import('/modules/firefight/js-shim/apply.mjs');
+        const { resultHash } = await import('/modules/firefight/js-shim/documents/apply.mjs');
         const m = game.messages.get(mid);
         const result = structuredClone(m.flags.firefight.result);
         for (const e of result.effects) if (e.kind === 'hp') e.delta -= 50;

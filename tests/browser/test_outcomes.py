@@ -100,7 +100,7 @@ def test_shot_dialog_lists_every_outcome_and_modifier_live(ready_table: Table) -
     ready_table.shot("70-outcomes-soe")
     # Live: another mode, another modifier and other chances.
     before = page.evaluate(PROBABILITY_JS)
-    page.select_option('select[name="opt.mode"]', label="Quickfire")
+    page.select_option('select[name="opt.options.mode"]', label="Quickfire")
     page.wait_for_function(CHANGED_JS, arg=before, timeout=60000)
     after = page.evaluate(BREAKDOWN_JS)
     keys = {m["key"] for m in after["modifiers"]}
@@ -159,7 +159,7 @@ def test_a_second_shoot_brings_the_open_dialog_forward(ready_table: Table) -> No
 
 def _visibility_choices(page: Any) -> list[str]:
     return list(page.evaluate("""() => [...document.querySelectorAll(
-        'dialog.application select[name="opt.visibility"] option')].map((o) => o.textContent)"""))
+        'dialog.application select[name="opt.options.visibility"] option')].map((o) => o.textContent)"""))
 
 
 def test_table_10_rows_only_in_a_world_that_uses_table_10(ready_table: Table) -> None:
@@ -182,7 +182,7 @@ def test_table_10_rows_only_in_a_world_that_uses_table_10(ready_table: Table) ->
         assert rows["office"] in table10
         assert rows["indoors"] not in table10
         # A Table 10 row is a valid shot there: the odds settle on a chance, not an error.
-        page.select_option('select[name="opt.visibility"]', label=rows["office"])
+        page.select_option('select[name="opt.options.visibility"]', label=rows["office"])
         page.wait_for_function(SETTLED_JS, timeout=60000)
         assert page.locator("[data-firefight-odds].error").count() == 0
         _close(page)
@@ -260,7 +260,7 @@ def test_percentile_dialog_says_why_facing_made_it_hasty_fire(pct_table: Table) 
     seen = _open_shoot(page)
     assert any("outside the normal arc" in n for n in seen["notes"]), seen["notes"]
     assert any(m["key"].endswith("_arc") and "Hasty fire" in m["label"] for m in seen["modifiers"])
-    assert page.locator('input[name="opt.hasty_fire"]').is_checked() is False
+    assert page.locator('input[name="opt.options.hasty_fire"]').is_checked() is False
     pct_table.shot("73-outcomes-percentile-hasty")
     _close(page)
 

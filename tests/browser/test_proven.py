@@ -33,7 +33,7 @@ def tables(server: str, browser: Any) -> Iterator[Tables]:
 # A card of the player's own: the request of a message (the table's), resolved on the player's
 # engine with dice of their choosing, posted as their message.
 OWN_DICE_CARD_JS = """async (mid) => {
-    const { rollDataFromResult } = await import('/modules/firefight/js-shim/dice.mjs');
+    const { rollDataFromResult } = await import('/modules/firefight/js-shim/core/dice.mjs');
     const api = game.modules.get('firefight').api;
     const request = structuredClone(game.messages.get(mid).flags.firefight.request);
     const entropy = Array.from({length: 64}, (_, i) => [0.9, 0.0][i % 2]);

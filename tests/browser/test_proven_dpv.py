@@ -66,7 +66,7 @@ def _act(page: Any, action: str, actor: str, targets: list[str], dice: list[floa
 
 # The audit's melee: the attacker's ids removed, its stats raised, the dice chosen, posted.
 NAMELESS_MELEE_JS = """async (mid) => {
-    const { rollDataFromResult } = await import('/modules/firefight/js-shim/dice.mjs');
+    const { rollDataFromResult } = await import('/modules/firefight/js-shim/core/dice.mjs');
     const api = game.modules.get('firefight').api;
     const request = structuredClone(game.messages.get(mid).flags.firefight.request);
     delete request.attacker.actor_id;

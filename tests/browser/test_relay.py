@@ -32,7 +32,7 @@ API = "game.modules.get('firefight').api"
 GM_ID = "sandboxGamemastr"
 
 HASH_JS = """async (mid) => {
-    const { resultHash } = await import('/modules/firefight/js-shim/apply.mjs');
+    const { resultHash } = await import('/modules/firefight/js-shim/documents/apply.mjs');
     return resultHash(game.messages.get(mid).flags.firefight.result);
 }"""
 # The GM's engine answers "apply" with effects only after `ms` (an Apply in flight for that
@@ -130,7 +130,7 @@ def test_deleting_undone_does_not_apply_again(tables: Tables) -> None:
 EDITED_SHOT_JS = """async (mid) => {
     // An honest shot's request, edited, resolved with dice of the player's choosing, and posted
     // with those dice as its rolls: the result follows from its dice, the request is a lie.
-    const { rollDataFromResult } = await import('/modules/firefight/js-shim/dice.mjs');
+    const { rollDataFromResult } = await import('/modules/firefight/js-shim/core/dice.mjs');
     const api = game.modules.get('firefight').api;
     const request = structuredClone(game.messages.get(mid).flags.firefight.request);
     request.weapon.damage = 50;

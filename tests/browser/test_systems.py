@@ -85,7 +85,7 @@ def test_shoot_apply_undo_with_two_tokens_of_one_npc(world: Table) -> None:
     try:
         page.locator("#shoot-button").click()
         dialog = page.locator("dialog.application.firefight-dialog")
-        dialog.locator('[name="opt.referee_confirmed_hit"]').check()
+        dialog.locator('[name="opt.options.referee_confirmed_hit"]').check()
         dialog.locator('[data-action="fire"]').click()
         card = page.locator(".chat-message.firefight-message").last
         card.locator('[data-firefight-action="apply-effects"]').wait_for()
@@ -226,7 +226,7 @@ def test_a_gm_rolled_shot_reaches_its_shooter_as_their_roll_mode_shows_it(
         dialog = player.locator("dialog.application.firefight-dialog")
         dialog.locator("[data-odds-value]").filter(has_text="%").wait_for()
         # A hit the referee confirmed: the card rolls dice (a whispered roll is seen as rolled).
-        dialog.locator('[name="opt.referee_confirmed_hit"]').check()
+        dialog.locator('[name="opt.options.referee_confirmed_hit"]').check()
         dialog.locator('button[data-action="fire"]').click()
         new_card = """(seen) => game.messages.contents.find(m => !seen.includes(m.id)
             && m.flags?.firefight?.result)?.id"""
@@ -284,7 +284,7 @@ def test_the_scene_actors_say_which_version_of_the_system_data_they_hold(world: 
 PF2E_SHEETS_JS = """async () => {
     const { adapterFor } = await import(new URL('modules/firefight/js-shim/systems/index.mjs',
         location.href).href);
-    const { tabPlaces } = await import(new URL('modules/firefight/js-shim/sheet.mjs',
+    const { tabPlaces } = await import(new URL('modules/firefight/js-shim/documents/sheet.mjs',
         location.href).href);
     const character = `<form><aside><div class="sidebar" data-tab="sidebar"></div></aside>
         <nav class="sheet-navigation" data-group="primary">

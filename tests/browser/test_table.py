@@ -104,11 +104,11 @@ def test_shot_dialog_odds_and_chat_card(ready_table: Any) -> None:
     assert re.fullmatch(r"\d{1,3}\.\d%", first), first
     ready_table.shot("02-dialog")
     # Changing an option changes the exact hit chance.
-    page.select_option('select[name="opt.mode"]', label="Quickfire")
+    page.select_option('select[name="opt.options.mode"]', label="Quickfire")
     page.wait_for_function(CHANGED_JS, arg=first, timeout=60000)
     second = _wait_odds_settled(page)
     assert second != first
-    page.check('input[name="opt.target_dodging"]')
+    page.check('input[name="opt.options.target_dodging"]')
     page.wait_for_function(CHANGED_JS, arg=second, timeout=60000)
     third = _wait_odds_settled(page)
     assert float(third.rstrip("%")) < float(second.rstrip("%"))
@@ -175,7 +175,7 @@ def test_apply_damage_from_card(ready_table: Any) -> None:
 
 
 PACKS_THROUGH_ENGINE_JS = """async () => {
-    const { buildRequest, weaponsOf } = await import('/modules/firefight/js-shim/request.mjs');
+    const { buildRequest, weaponsOf } = await import('/modules/firefight/js-shim/workflow/request.mjs');
     const pack = async (name) => (await fetch('/sandbox-api/packs/' + name)).json();
     const entry = (doc) => ({ name: doc.name, item_id: doc._id, ...doc.flags.firefight.soe });
     const api = game.modules.get('firefight').api;
@@ -237,7 +237,7 @@ def test_no_request_left_loopback(ready_table: Any) -> None:
     urls = ready_table.requests
     base = ready_table.base
     # The worker's own requests are recorded too (its script and the runtime it loads).
-    assert any(u.endswith("/modules/firefight/js-shim/engine-worker.mjs") for u in urls)
+    assert any(u.endswith("/modules/firefight/js-shim/engine/engine-worker.mjs") for u in urls)
     assert any("/modules/firefight/runtime/" in u for u in urls), "no worker request recorded"
     outside = [u for u in urls if not u.startswith((base, "data:", "blob:"))]
     assert outside == []

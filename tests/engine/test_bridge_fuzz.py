@@ -359,14 +359,14 @@ def test_the_worst_accepted_area_fire_fits_the_dice_a_table_sends(
 SHIM = Path(__file__).resolve().parents[2] / "js-shim"
 
 
-@pytest.mark.skipif(not (SHIM / "config.mjs").is_file(), reason="no js-shim/ in this checkout")
+@pytest.mark.skipif(not (SHIM / "core" / "config.mjs").is_file(), reason="no js-shim/ in this checkout")
 def test_the_longest_entropy_list_the_shim_sends_is_the_engines_max_dice() -> None:
-    # js-shim/shoot.mjs resolveWithEntropy: n from ENTROPY_START, times 4 while n * 4 stays
+    # js-shim/workflow/roll.mjs resolveWithEntropy: n from ENTROPY_START, times 4 while n * 4 stays
     # within ENTROPY_MAX; the engine's models are bounded by what that sends.
     from firefight.dice import MAX_DICE
 
-    config = (SHIM / "config.mjs").read_text(encoding="utf-8")
-    shoot = (SHIM / "shoot.mjs").read_text(encoding="utf-8")
+    config = (SHIM / "core" / "config.mjs").read_text(encoding="utf-8")
+    shoot = (SHIM / "workflow" / "roll.mjs").read_text(encoding="utf-8")
     start, most = (int(re.search(rf"export const {name} = (\d+);", config)[1])  # type: ignore[index]
                    for name in ("ENTROPY_START", "ENTROPY_MAX"))
     loop = re.search(r"for \(let n = ENTROPY_START; ; n \*= (\d+)\)", shoot)

@@ -180,7 +180,7 @@ def test_the_healing_clock_is_one_constant() -> None:
 
 
 def test_table_features_are_data() -> None:
-    # What the table read from js-shim/config.mjs before it learnt them from the engine is
+    # What the table read from js-shim/core/config.mjs before it learnt them from the engine is
     # still there, unchanged (issue 14's features only add to it).
     features = RULESET.features
     assert features["actions"] == ["advance_time", "area_fire_placed"]

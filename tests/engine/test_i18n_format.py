@@ -89,7 +89,7 @@ def test_a_german_card_writes_german_numbers() -> None:
 
 def test_every_sheet_choice_has_a_label_in_each_language() -> None:
     """soe kind and injury mode, SHOCK quality and state, 2300 AD experience: the sheet's
-    selects read ``x-enum-label-keys`` (js-shim/form.mjs), in en and de."""
+    selects read ``x-enum-label-keys`` (js-shim/core/form.mjs), in en and de."""
     checked = 0
     for ruleset in api.catalog()["rulesets"]:
         schema = ruleset["stats"] or {}

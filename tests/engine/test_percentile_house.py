@@ -61,7 +61,7 @@ def rifle() -> dict[str, Any]:
 
 def test_the_catalog_declares_features_and_the_house_step() -> None:
     entry = RULESET.catalog()
-    # js-shim/config.mjs TABLE_FEATURES["percentile"] before issue 13, now declared here.
+    # js-shim/core/config.mjs TABLE_FEATURES["percentile"] before issue 13, now declared here.
     assert entry["features"]["actions"] == ["sight_in"]
     assert list(entry["house_steps"]) == ["chance"]
     assert "any modifiers" in entry["house_steps"]["chance"]

@@ -117,7 +117,7 @@ def test_each_action_is_validated_by_its_own_model_and_names_its_own_fields() ->
 
 def test_the_catalog_declares_the_table_features() -> None:
     entry = RULESET.catalog()
-    # js-shim/config.mjs TABLE_FEATURES["soe"] before issue 13, now declared by the package.
+    # js-shim/core/config.mjs TABLE_FEATURES["soe"] before issue 13, now declared by the package.
     assert entry["features"] == {
         "sheetActions": [
             {"action": "will_check", "badge": "pretrauma"},

@@ -140,7 +140,7 @@
       undone: clone(ff.undone) };
   }
 
-  // api.apply / api.undo resolve {ok, code?, reason?} and never throw (js-shim/apply.mjs).
+  // api.apply / api.undo resolve {ok, code?, reason?} and never throw (js-shim/documents/apply.mjs).
   async function apply(messageId) {
     const reply = await api().apply(messageId);
     return { ...messageState(messageId), reply: clone(reply) };

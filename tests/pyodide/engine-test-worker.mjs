@@ -1,4 +1,4 @@
-// Test-only: js-shim/engine-worker.mjs, unchanged, plus control messages that no client of the
+// Test-only: js-shim/engine/engine-worker.mjs, unchanged, plus control messages that no client of the
 // module sends, so the worker and browser tiers can make the engine slow, stuck or broken on cue
 // (tests/pyodide/test_worker.py starts it directly; tests/browser/test_engine_recovery.py routes
 // the module's worker URL to it). Nothing in js-shim/ loads this file.
@@ -13,7 +13,7 @@
 //                           site-packages whose names end with `suffix`
 //
 // The query keeps the real worker a module of its own URL when the test routes the plain one here.
-import * as engine from "/modules/firefight/js-shim/engine-worker.mjs?engine";
+import * as engine from "/modules/firefight/js-shim/engine/engine-worker.mjs?engine";
 
 const real = self.onmessage;
 const slow = new Map(); // op -> ms of work before it is answered (Infinity: never)

@@ -1,4 +1,4 @@
-"""js-shim/engine-worker.mjs in a real Chromium, fully offline.
+"""js-shim/engine/engine-worker.mjs in a real Chromium, fully offline.
 
 The repository is served at /modules/firefight/ (as Foundry serves the module) by a local server
 that records every path asked of it; Chromium resolves no other host, and any request for another
@@ -26,7 +26,7 @@ PREFIX = "/modules/firefight/"
 
 # Posts three messages at once, before Python can be ready, then collects everything.
 PAGE = """<!doctype html><meta charset="utf-8"><title>worker test</title><script type="module">
-const worker = new Worker("/modules/firefight/js-shim/engine-worker.mjs", {type: "module"});
+const worker = new Worker("/modules/firefight/js-shim/engine/engine-worker.mjs", {type: "module"});
 const events = [];
 window.done = new Promise((resolve) => {
   worker.onmessage = (e) => {
@@ -144,7 +144,7 @@ def test_worker_boots_offline_and_answers_queued_messages(
     stages, events = progress(events)
 
     assert foreign == []
-    # The dialog's progress line follows these (js-shim/boot-status.mjs).
+    # The dialog's progress line follows these (js-shim/engine/boot-status.mjs).
     assert stages == ["python", "packages", "engine"], stages
     kinds = [e.get("type", "reply") for e in events]
     assert kinds == ["ready", "reply", "reply", "reply"], events
@@ -246,7 +246,7 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
 def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[str]]) -> None:
     """`ready` comes before Jinja2 and the card module are imported (the engine loads them on
     first use); once the worker is idle after booting it imports them, so the first shot does not
-    wait for them (js-shim/engine-worker.mjs `warmUpWhenIdle`)."""
+    wait for them (js-shim/engine/engine-worker.mjs `warmUpWhenIdle`)."""
     from playwright.sync_api import sync_playwright
 
     base, _ = server
@@ -272,7 +272,7 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             assert [(e["module"], e["loaded"]) for e in late] == [
                 ("jinja2", True), ("firefight.cards", True)]
             # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
-            # library deleted (js-shim/site-bundle.mjs `compactFiles`): a shot reads them (its
+            # library deleted (js-shim/engine/site-bundle.mjs `compactFiles`): a shot reads them (its
             # card's template) and validates with pydantic-core.
             shot = json.dumps({"op": "resolve", "request": json.loads(
                 (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")),
@@ -347,8 +347,8 @@ def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, lis
 
 
 # Boots the worker four times in one profile: the first takes a memory snapshot (pydantic_core
-# loaded, the engine imported) and stores it (js-shim/snapshot-store.mjs), the second restores it
-# (js-shim/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
+# loaded, the engine imported) and stores it (js-shim/engine/snapshot-store.mjs), the second restores it
+# (js-shim/engine/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
 # made wrong (a table one slot longer), and the third boots without it and stores a new one, which
 # the next boot restores; then the memory in it is replaced by garbage, and the fourth does the
 # same. Each boot answers `hello` and the same resolve.
@@ -356,7 +356,7 @@ SNAPSHOT_PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
 <script type="module">
 const RESOLVE = JSON.stringify({op: "resolve", request: REQUEST, entropy: ENTROPY});
 async function boot() {
-  const worker = new Worker("/modules/firefight/js-shim/engine-worker.mjs", {type: "module"});
+  const worker = new Worker("/modules/firefight/js-shim/engine/engine-worker.mjs", {type: "module"});
   const out = {stored: null};
   await new Promise((resolve) => {
     worker.onmessage = (e) => {
@@ -373,7 +373,7 @@ async function boot() {
   worker.terminate();
   return out;
 }
-// The worker's snapshot file (js-shim/snapshot-store.mjs): the Origin Private File System,
+// The worker's snapshot file (js-shim/engine/snapshot-store.mjs): the Origin Private File System,
 // shared by the page and its workers.
 const file = async () => (await navigator.storage.getDirectory())
   .getFileHandle("firefight-engine-snapshot.bin");
@@ -475,7 +475,7 @@ def test_the_memory_snapshot_is_stored_restored_and_a_bad_one_is_replaced(
 def test_a_restore_that_keeps_failing_is_given_up(server: tuple[str, list[str]]) -> None:
     """A browser where the snapshot never restores would make and store a new one at every
     boot (~1.5 s of CPU each): after MAX_RESTORE_FAILURES (2) failed restores in a row of the
-    runtime, the worker makes no more (js-shim/snapshot-store.mjs `noteFailure`)."""
+    runtime, the worker makes no more (js-shim/engine/snapshot-store.mjs `noteFailure`)."""
     console: list[str] = []
     out = page_outcome(server[0], "/snapshot-fails", console)
     first = out["boots"][0]

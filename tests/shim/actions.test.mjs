@@ -1,9 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionVariant, planRequest, shapeParticipant, publicRollData, actionLabel } from "../../js-shim/actions.mjs";
-import { bearingDeg, normalizeDeg, deviatedPoint, metresBetween, pixelsPerMetre, inCircle } from "../../js-shim/geometry.mjs";
-import { duePoints, dueHours, tableTexts, sheetButtons } from "../../js-shim/features.mjs";
-import { effectsByActor } from "../../js-shim/apply.mjs";
+import { actionVariant, planRequest, shapeParticipant, actionLabel } from "../../js-shim/workflow/plan.mjs";
+import { publicRollData } from "../../js-shim/workflow/card.mjs";
+import { tableTexts } from "../../js-shim/world/tables.mjs";
+import { bearingDeg, normalizeDeg, deviatedPoint, metresBetween, pixelsPerMetre, inCircle } from "../../js-shim/core/geometry.mjs";
+import { duePoints, dueHours, sheetButtons } from "../../js-shim/canvas/features.mjs";
+import { effectsByActor } from "../../js-shim/documents/apply.mjs";
 
 // The shapes pydantic writes: a discriminated union of action models with $defs.
 const participant = { type: "object", properties: { name: { type: "string" }, actor_id: { anyOf: [{ type: "string" }, { type: "null" }] },

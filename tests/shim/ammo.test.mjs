@@ -1,13 +1,12 @@
 // Ammunition in Node: a weapon's magazine read from its flags, the rounds an engine reply names,
 // a shot short of rounds refused before anything is rolled, rounds taken off and reloaded.
-/* global structuredClone */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   readAmmo, roundsOf, isShort, afterFiring, reloaded, countText, checkRounds, spendRounds, reload,
   AmmoRefusal, ammoLineHTML,
-} from "../../js-shim/ammo.mjs";
-import { ammoFields, ammoBoxHTML } from "../../js-shim/item-sheet.mjs";
+} from "../../js-shim/documents/ammo.mjs";
+import { ammoFields, ammoBoxHTML } from "../../js-shim/documents/item-sheet.mjs";
 import { packDocs, fakeItem } from "./fakes.mjs";
 
 const withAmmo = (ammo, name = "Rifle") => ({ id: "it1", name, flags: { firefight: { ammo } } });

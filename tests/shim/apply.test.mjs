@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { stableStringify, resultHash, effectsByActor, flagUpdate, mayRequest } from "../../js-shim/apply.mjs";
-import { settingsFromSchema, requestValue } from "../../js-shim/settings.mjs";
-import { equipChanges } from "../../js-shim/items.mjs";
+import { stableStringify, resultHash, effectsByActor, flagUpdate, mayRequest } from "../../js-shim/documents/apply.mjs";
+import { settingsFromSchema, requestValue } from "../../js-shim/world/settings.mjs";
+import { equipChanges } from "../../js-shim/documents/items.mjs";
 
 test("the result hash ignores key order and sees any change", () => {
   const a = { ruleset: "soe", effects: [{ kind: "hp", delta: -3, target: "target" }], outcome: { hit: true } };
@@ -73,8 +73,8 @@ test("a weapon or armor dropped on an actor is equipped", () => {
 
 // --- atomic writes and token addresses -------------------------------------------------------------
 
-import { writeAll, actorFor, tokenDocument } from "../../js-shim/apply.mjs";
-import { tokenAddress, ownsToken, actingParticipant } from "../../js-shim/request.mjs";
+import { writeAll, actorFor, tokenDocument } from "../../js-shim/documents/apply.mjs";
+import { tokenAddress, ownsToken, actingParticipant } from "../../js-shim/workflow/request.mjs";
 
 function recordingActor(name, { failOn = null } = {}) {
   const actor = { name, flags: { firefight: { soe: { hp: 10 } } }, statuses: new Set(), writes: 0,
@@ -166,8 +166,8 @@ test("effects only the table acts on (a missed grenade's impact and blast) are a
 });
 
 // --- apply variants (issue 16: half / double / heal, selected tokens, redo) -----------------
-import { scaleEffects, applyGroups, hasHitPointDeltas, replaceUpdate, recordsOf, applyState, VARIANTS } from "../../js-shim/apply.mjs";
-import { participantsOf } from "../../js-shim/chat.mjs";
+import { scaleEffects, applyGroups, hasHitPointDeltas, replaceUpdate, recordsOf, applyState, VARIANTS } from "../../js-shim/documents/apply.mjs";
+import { participantsOf } from "../../js-shim/documents/chat.mjs";
 
 const WOUND = {
   request: { attacker: { actor_id: "A", token_id: "Scene.s.Token.a", name: "Shooter" }, target: { actor_id: "B", token_id: "Scene.s.Token.b", name: "Rhino" } },

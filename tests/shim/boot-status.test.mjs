@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { bootStatusLine, watchBootStatus } from "../../js-shim/boot-status.mjs";
+import { bootStatusLine, watchBootStatus } from "../../js-shim/engine/boot-status.mjs";
 
 const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
 const lookup = (key) => key.split(".").reduce((node, part) => node?.[part], en) ?? key;

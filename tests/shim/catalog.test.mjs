@@ -1,4 +1,4 @@
-// The engine's catalog at the table (js-shim/catalog.mjs, house.mjs) and plugin wheels
+// The engine's catalog at the table (js-shim/world/catalog.mjs, house.mjs) and plugin wheels
 // (engine.mjs loadWheel): pure parts, and the settings as a fake Foundry registers them.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
@@ -6,10 +6,10 @@ import {
   normalizeCatalog, cacheOf, rulesetChoices, catalogSettings, catalogMenus, houseRulesFor, brokenPlugins, pluginWheels,
   registerCatalogSettings, applyCatalog, currentRuleset, tableFeatures, statsSchema, houseRules, useCatalog,
   mergeCachedStrings, PENDING_CHOICE,
-} from "../../js-shim/catalog.mjs";
-import { houseFields, houseOptions, houseRequest, chosenHouseOptions, unknownHouseOption, houseSectionHTML } from "../../js-shim/house.mjs";
-import { rulesetSettings, houseSettings } from "../../js-shim/settings.mjs";
-import { EngineClient } from "../../js-shim/engine.mjs";
+} from "../../js-shim/world/catalog.mjs";
+import { houseFields, houseOptions, houseRequest, chosenHouseOptions, unknownHouseOption, houseSectionHTML } from "../../js-shim/world/house.mjs";
+import { rulesetSettings, houseSettings } from "../../js-shim/world/settings.mjs";
+import { EngineClient } from "../../js-shim/engine/engine.mjs";
 import { mergeObject } from "../../sandbox/foundry/utils.mjs";
 import { StringField, fieldChoices } from "../../sandbox/foundry/fields.mjs";
 
@@ -329,7 +329,7 @@ test("plugin wheels go to every worker at boot; loadWheel loads one now and in e
 // --- the GM's check keeps a house rule's part, and only what a player may choose ------------------
 
 test("the GM's check: a house rule's options are the player's; its settings and the rules are the world's", async () => {
-  const { worldMismatch } = await import("../../js-shim/verify.mjs");
+  const { worldMismatch } = await import("../../js-shim/relay/verify.mjs");
   fakeFoundry({ stored: { "firefight.ruleset": "alpha", "firefight.house.sight.bonus": 3 } });
   registerCatalogSettings();
   const value = hello();

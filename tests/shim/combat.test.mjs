@@ -2,12 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   unitFields, unitOf, activationSpec, activationsFromOrder, countByCombatant, advance, skippedUnits, turnIndexOf,
-  blockedByStatuses, activationsHTML, ChitActivation,
-} from "../../js-shim/combat.mjs";
+  blockedByStatuses, activationsHTML,
+} from "../../js-shim/canvas/activations.mjs";
+import { ChitActivation } from "../../js-shim/canvas/combat.mjs";
 import {
   followUpsOf, stateOfActor, dueFollowUps, unlessHolds, followUpResult, turnSpec, statusesFromStats, isAfter, TurnEvents,
-} from "../../js-shim/turns.mjs";
-import { useCatalog } from "../../js-shim/catalog.mjs";
+} from "../../js-shim/canvas/turns.mjs";
+import { useCatalog } from "../../js-shim/world/catalog.mjs";
 import { packDocs } from "./fakes.mjs";
 
 // The shape of the engine's request schema (pydantic: a oneOf of $refs, one per action).
@@ -181,7 +182,7 @@ test("a player's End Turn changes nothing itself: the GM is asked, and writes tu
 });
 
 test("the active GM ends the turn for the current combatant's owner, once", async () => {
-  const { combat, calls } = fakeTable({ isGM: true });
+  const { calls } = fakeTable({ isGM: true });
   const chits = new ChitActivation(null, null);
   const ask = { type: "combat-turn", combatId: "X", round: 1, index: 0, direction: 1 };
   // A payload naming the owner does not speak for another sender.
@@ -232,7 +233,7 @@ test("chit pull is the `activation` table feature a ruleset declares: its action
   assert.equal(unitFields(schema, "pull"), null);
 });
 
-// --- turn events (js-shim/turns.mjs): what a ruleset declares for a turn change ----------------
+// --- turn events (js-shim/canvas/turns.mjs): what a ruleset declares for a turn change ----------------
 
 const FOLLOW = [{ state: "dying", after: "turn", unless: { stat: "hp", above: 0 }, labelKey: "k",
   effects: [{ target: "target", kind: "state", value: "dead", label_key: "d" }] }];

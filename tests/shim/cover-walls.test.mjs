@@ -2,7 +2,7 @@
 // `move`, `dir`, `door`, `ds`), and what cover a wall gives (its own flag, else the ruleset's `wall`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { segmentsCross, sideOf, wallFaces, wallsBetween, wallCover } from "../../js-shim/cover.mjs";
+import { segmentsCross, sideOf, wallFaces, wallsBetween, wallCover } from "../../js-shim/canvas/cover.mjs";
 
 const from = { x: 0, y: 0 };
 const to = { x: 100, y: 0 };

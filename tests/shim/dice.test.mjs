@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseFormula, rollDataFromDice, rollDataFromResult, facesOfRoll } from "../../js-shim/dice.mjs";
+import { parseFormula, rollDataFromDice, rollDataFromResult, facesOfRoll } from "../../js-shim/core/dice.mjs";
 
 const exploding = { formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 19], total: 39, purpose: "to-hit, shooter", side: "attacker" };
 
@@ -60,7 +60,7 @@ test("the sandbox's Roll.fromData reads the data back unchanged", async () => {
 });
 
 test("EntropyStream draws each value once and hands out growing prefixes", async () => {
-  const { EntropyStream } = await import("../../js-shim/dice.mjs");
+  const { EntropyStream } = await import("../../js-shim/core/dice.mjs");
   let n = 0;
   const stream = new EntropyStream(() => ++n / 100);
   assert.deepEqual(stream.take(2), [0.01, 0.02]);

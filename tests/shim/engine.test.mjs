@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EngineClient, EngineError } from "../../js-shim/engine.mjs";
-import { resolveWithEntropy } from "../../js-shim/shoot.mjs";
+import { EngineClient, EngineError } from "../../js-shim/engine/engine.mjs";
+import { resolveWithEntropy } from "../../js-shim/workflow/roll.mjs";
 
 /** A fake worker that answers like engine-worker.mjs, with a handler per op. */
 function fakeWorkerClass(handler, { boot = "ready" } = {}) {
@@ -202,7 +202,7 @@ test("a call's clock starts when the worker starts on it, not when it was queued
 });
 
 test("the time limits are per op, from CALL_TIME_LIMITS_MS", async () => {
-  const { CALL_TIME_LIMITS_MS, DEFAULT_CALL_TIME_LIMIT_MS } = await import("../../js-shim/engine.mjs");
+  const { CALL_TIME_LIMITS_MS, DEFAULT_CALL_TIME_LIMIT_MS } = await import("../../js-shim/engine/engine.mjs");
   const client = new EngineClient("w.mjs", { WorkerClass: class {} });
   assert.equal(client.timeLimitFor("resolve"), CALL_TIME_LIMITS_MS.resolve);
   assert.equal(client.timeLimitFor("no_such_op"), DEFAULT_CALL_TIME_LIMIT_MS);

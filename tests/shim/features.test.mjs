@@ -2,10 +2,11 @@
 // reach, the healing clock's "moved", per-token cover.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { planRequest, refereeActionsIn, offeredActions, roleFields } from "../../js-shim/actions.mjs";
-import { nextSighting, reachForPower, blastCircles, clockRunning } from "../../js-shim/features.mjs";
-import { areaPlaces, alongLine } from "../../js-shim/geometry.mjs";
-import { coverSpec, coverFields, coverEntry, coverForPath, coverOptions, coverEntries } from "../../js-shim/cover.mjs";
+import { planRequest, refereeActionsIn, offeredActions, roleFields } from "../../js-shim/workflow/plan.mjs";
+import { nextSighting, blastCircles, clockRunning } from "../../js-shim/canvas/features.mjs";
+import { reachForPower } from "../../js-shim/canvas/template.mjs";
+import { areaPlaces, alongLine } from "../../js-shim/core/geometry.mjs";
+import { coverSpec, coverFields, coverEntry, coverForPath, coverOptions, coverEntries } from "../../js-shim/canvas/cover.mjs";
 
 const participant = { type: "object", properties: { name: { type: "string" }, actor_id: { type: "string" }, token_id: { type: "string" } } };
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fieldsFromSchema, defaultValues, renderFields, coerceValues, escapeHTML, percentText } from "../../js-shim/form.mjs";
+import { fieldsFromSchema, defaultValues, renderFields, coerceValues, escapeHTML, percentText } from "../../js-shim/core/form.mjs";
 
 // Shaped like pydantic's JSON schema for an options model.
 const schema = {
@@ -75,7 +75,7 @@ const rowsSchema = {
 };
 
 test("choicesUnder offers only the choices valid under the world setting's value", async () => {
-  const { choicesUnder } = await import("../../js-shim/form.mjs");
+  const { choicesUnder } = await import("../../js-shim/core/form.mjs");
   const fields = fieldsFromSchema(rowsSchema);
   const t1 = choicesUnder(fields, { visibility_table: "table1" });
   assert.deepEqual(t1[0].choices.map((c) => c.value), ["daylight", "indoors"]);
@@ -118,7 +118,7 @@ const strings = {
 const format = (k, p = {}) => (strings[k] ?? k).replace(/\{(\w+)\}/g, (m, n) => (n in p ? String(p[n]) : m));
 
 test("oddsBreakdown: every outcome with its chance and exact fraction, every modifier with its source, in tables with headers", async () => {
-  const { oddsBreakdown } = await import("../../js-shim/form.mjs");
+  const { oddsBreakdown } = await import("../../js-shim/core/form.mjs");
   const { outcomes, why } = oddsBreakdown(odds, { format, lang: "en" });
   assert.match(outcomes, /<th scope="col">Outcome<\/th>/);
   assert.match(outcomes, /<th scope="row">Miss<\/th><td class="ff-num" title="exactly 1\/4" data-exact="1\/4">25.0%<\/td>/);
@@ -136,7 +136,7 @@ test("oddsBreakdown: every outcome with its chance and exact fraction, every mod
 });
 
 test("oddsBreakdown: area fire lists each figure's outcomes under its name; no odds, nothing", async () => {
-  const { oddsBreakdown } = await import("../../js-shim/form.mjs");
+  const { oddsBreakdown } = await import("../../js-shim/core/form.mjs");
   const area = { probability: 0.2, modifiers: [], outcomes: odds.outcomes,
     figures: [{ figure: 0, name: "Ann <A>", outcomes: odds.outcomes.slice(0, 2) }, { figure: 1, name: "Bo", outcomes: odds.outcomes }] };
   const { outcomes, why } = oddsBreakdown(area, { format, labels: { noModifiers: "None" } });
@@ -155,7 +155,7 @@ test("a certain or impossible outcome reads 100 % or 0 %, never > 99.9 % (UX wal
 });
 
 test("oddsBreakdown: the modifiers grouped by step, each table named and closed by its total", async () => {
-  const { oddsBreakdown } = await import("../../js-shim/form.mjs");
+  const { oddsBreakdown } = await import("../../js-shim/core/form.mjs");
   const stepped = { ...odds, modifiers: [
     { ...odds.modifiers[0], step: "to_hit" }, { ...odds.modifiers[1], step: "to_hit" },
     { key: "FIREFIGHT.x.mod.armor", value: -3, source: "x Table 6", step: "to_damage" },

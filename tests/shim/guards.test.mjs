@@ -3,16 +3,15 @@
 // owns the officer, the GM's rhino; two tokens of one unlinked NPC), a fake engine whose "resolve"
 // is a pure function of the request and whose "apply" adds the hit-point deltas. Break a guard and
 // its test goes red (the report lists which catches which).
-/* global structuredClone */
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { Applier, resultHash, recordCounts, recordShown, holds, isSelfRoll, rollerOf } from "../../js-shim/apply.mjs";
-import { worldMismatch, unaddressed, participantFields } from "../../js-shim/verify.mjs";
-import { useCatalog } from "../../js-shim/catalog.mjs";
-import { equippedArmor, buildRequest } from "../../js-shim/request.mjs";
-import { measureRange, rollForPlayer } from "../../js-shim/shoot.mjs";
+import { Applier, resultHash, recordCounts, recordShown, holds, isSelfRoll, rollerOf } from "../../js-shim/documents/apply.mjs";
+import { worldMismatch, unaddressed, participantFields } from "../../js-shim/relay/verify.mjs";
+import { useCatalog } from "../../js-shim/world/catalog.mjs";
+import { equippedArmor, buildRequest } from "../../js-shim/workflow/request.mjs";
+import { measureRange } from "../../js-shim/canvas/measure.mjs";
+import { rollForPlayer, postHiddenForPlayer } from "../../js-shim/relay/gm.mjs";
 import { actorByName, fakeActor as packActor } from "./fakes.mjs";
-import { postHiddenForPlayer } from "../../js-shim/actions.mjs";
 
 const RS = "alpha";
 const GM = { id: "GM", name: "Gamemaster", isGM: true };
@@ -187,12 +186,14 @@ test("not_author: another player's message; a GM-rolled shot for someone else", 
   assert.equal(hp(world.rhino), 10);
 });
 
-test("gm_rolls (hole 1): with the GM rolling players' shots, a shot the player rolled is refused", async () => {
+test("gm_rolls (hole 1): with the GM rolling players' results, one the player rolled is refused, whatever its action", async () => {
   world.settings.set("firefight.gmRollsShots", true);
   const own = { ruleset: RS, action: "attack", actor: token("r", world.rifleman), target: token("h", world.rhino), damage: 3 };
   await refused(ask(post(own, P1), P1), "gm_rolls");
+  // Every action is rolled by the GM's client in such a world (relay/gm.mjs), so none is the player's to roll.
+  await refused(ask(post({ ...own, action: "strike" }, P1), P1), "gm_rolls");
   assert.equal(hp(world.rhino), 10);
-  // Another action is still rolled on the player's client (docs/architecture.md, trust model).
+  world.settings.set("firefight.gmRollsShots", false);
   await ask(post({ ...own, action: "strike" }, P1), P1);
   assert.equal(hp(world.rhino), 7);
 });
@@ -456,7 +457,7 @@ test("armor without `equipped` is not worn (only equipped === true is)", () => {
   assert.deepEqual(equippedArmor(actor, "soe").map((i) => i.name), ["Steel Chestplate"]);
 });
 
-// --- a player's hidden result (actions.mjs postHiddenForPlayer, the hiddenCard relay) ------------
+// --- a player's hidden result (relay/gm.mjs postHiddenForPlayer, the hiddenCard relay) ------------
 
 test("hiddenCard: the GM whispers a player's hidden result only for their own token, as its dice give it, as the table has it", async () => {
   const posted = [];
@@ -487,7 +488,7 @@ test("a reply is taken only from a GM", async () => {
   const listeners = [];
   globalThis.game.user = P1;
   globalThis.game.socket = { on: (name, fn) => listeners.push(fn), emit: (name, data) => { globalThis.__sent = data; } };
-  const relay = await import("../../js-shim/relay.mjs");
+  const relay = await import("../../js-shim/relay/relay.mjs");
   relay.listen();
   const reply = relay.ask("probe", {}, { timeoutMs: 200 });
   const requestId = globalThis.__sent.requestId;
@@ -522,36 +523,47 @@ test("a shot is rebuilt from the table: tokens, their actors' data, the weapon, 
   }
 });
 
-test("the GM's client rolls a player's shot only for their own token, their weapon, the dialog's options, rounds loaded", async () => {
+test("the GM's client rolls a player's request only as the table gives it: their own token, their weapon as it is, rounds loaded", async () => {
   globalThis.canvas = { scene: { id: "s", grid: { units: "m" } }, tokens: { get: () => null },
     grid: { units: "m", measurePath: ([p, q]) => ({ euclidean: Math.hypot(q.x - p.x, q.y - p.y) }) } };
   globalThis.CONFIG = { statusEffects: [], Dice: { randomUniform: () => 0.5 } };
   globalThis.Roll = { fromData: (d) => d };
   const posted = [];
   globalThis.ChatMessage = { create: async (data) => { posted.push(data); return { id: `S${posted.length}`, ...data }; }, getSpeaker: () => ({}) };
+  // A shot's result is not hidden: one card.
+  const plain = { call: async (op, msg) => {
+    const reply = await engine.call(op, msg);
+    if (op === "resolve") delete reply.gm_html;
+    return reply;
+  } };
   try {
     token("r", world.rifleman, { x: 0, y: 0 });
     token("h", world.rhino, { x: 30, y: 40 });
     token("o", world.officer, { x: 60, y: 0 });
     world.rifleman.items = [{ id: "w1", name: "Rifle", flags: { firefight: { [RS]: { category: "weapon", damage: 3 } } } }];
-    const shot = { attacker: "Scene.s.Token.r", target: "Scene.s.Token.h", weapon: "w1", options: { aimed: true } };
-    const shoot = (payload, user = P1) => rollForPlayer(engine, applier(), payload, user);
-    await refused(shoot(shot), "gm_rolls_off");
+    world.officer.items = [{ id: "w9", name: "Pistol", flags: { firefight: { [RS]: { category: "weapon", damage: 2 } } } }];
+    const tokenAt = (id) => fromUuidSync(`Scene.s.Token.${id}`).object;
+    // The request the player's client builds (workflow/gather.mjs builds the same for a shot).
+    const shot = (a = "r", b = "h", weapon = world.rifleman.items[0]) => buildRequest({ ruleset: RS, attackerToken: tokenAt(a), targetToken: tokenAt(b),
+      weaponItem: weapon, range: { value: 50, units: "m" }, options: { aimed: true } });
+    const roll = (request, user = P1) => rollForPlayer(plain, { request, rollMode: "publicroll" }, user);
+    await refused(roll(shot()), "gm_rolls_off");
     world.settings.set("firefight.gmRollsShots", true);
-    await refused(shoot({ ...shot, target: "Scene.s.Token.gone" }), "unknown_token");
-    await refused(shoot({ ...shot, target: shot.attacker }), "self_target");
-    await refused(shoot({ ...shot, attacker: "Scene.s.Token.o", target: "Scene.s.Token.h" }), "not_owner");
-    await refused(shoot({ ...shot, weapon: "w2" }), "not_weapon");
-    await refused(shoot({ ...shot, options: { bogus: 1 } }), "unknown_option");
-    await refused(shoot({ ...shot, house: { laser: { on: true } } }), "unknown_option");
+    await refused(roll(shot("o", "h", world.officer.items[0])), "not_owner");
+    await refused(roll({ ...shot(), weapon: { ...shot().weapon, damage: 9 } }), "changed_request");
+    await refused(roll({ ...shot(), weapon: { ...shot().weapon, item_id: "w2" } }), "changed_request");
+    await refused(roll({ ...shot(), range: { value: 5, units: "m" } }), "changed_request");
+    await refused(roll({ ...shot(), target: { ...shot().target, token_id: "Scene.s.Token.gone" } }), "changed_request");
+    await refused(roll({ ...shot(), target: { ...shot().target, stats: { hp: 1 } } }), "changed_request");
+    await refused(roll({ ...shot(), house: { laser: { options: { on: true } } } }), "changed_request");
+    await refused(roll(null), "bad_request");
     world.rifleman.items[0].flags.firefight.ammo = { capacity: 30, loaded: 2 };
-    await assert.rejects(shoot(shot), (err) => /short|rounds|ammo/i.test(`${err.code} ${err.message}`));
+    await assert.rejects(roll(shot()), (err) => /short|rounds|ammo/i.test(`${err.code} ${err.message}`));
     assert.equal(posted.length, 0);
     delete world.rifleman.items[0].flags.firefight.ammo;
-    const { messageId } = await shoot(shot);
+    const { messageId } = await roll(shot());
     assert.equal(messageId, "S1");
     assert.equal(posted[0].flags.firefight.rolledFor, "P1");
-    // The request is the table's: the range measured here, the weapon's data from the item.
     assert.deepEqual(posted[0].flags.firefight.request.range, { value: 50, units: "m" });
     assert.equal(posted[0].flags.firefight.request.weapon.damage, 3);
   } finally {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fill, numberText, fieldErrorsText, errorText, t } from "../../js-shim/i18n.mjs";
-import { fieldsFromSchema, coerceValues } from "../../js-shim/form.mjs";
+import { fill, numberText, fieldErrorsText, errorText, t } from "../../js-shim/core/i18n.mjs";
+import { fieldsFromSchema, coerceValues } from "../../js-shim/core/form.mjs";
 
 // A Foundry-like game.i18n over a flat table (issue 16: the shim fills placeholders itself).
 function withStrings(lang, strings, fn) {

@@ -2,8 +2,8 @@
 // with a reason; the item sheet's pure parts (item-sheet.mjs).
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { otherRulesets, refusalText, onPreCreateItem, equipChanges } from "../../js-shim/items.mjs";
-import { fieldLabel, itemSheetHooks, mayEdit } from "../../js-shim/item-sheet.mjs";
+import { otherRulesets, refusalText, onPreCreateItem, equipChanges } from "../../js-shim/documents/items.mjs";
+import { fieldLabel, itemSheetHooks, mayEdit } from "../../js-shim/documents/item-sheet.mjs";
 import { adapterFor } from "../../js-shim/systems/index.mjs";
 
 const weapon = (ruleset, extra = {}) => ({ name: "Arisaka", flags: { firefight: { [ruleset]: { category: "weapon", magazine: 5 }, ...extra } } });

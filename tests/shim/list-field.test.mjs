@@ -1,8 +1,8 @@
 // Texts and lists on a Firefight tab (list-field.mjs): fields from the schema, rows drawn and read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fieldsFromSchema } from "../../js-shim/form.mjs";
-import { extraFields, extraFieldsHTML, rowValue } from "../../js-shim/list-field.mjs";
+import { fieldsFromSchema } from "../../js-shim/core/form.mjs";
+import { extraFields, extraFieldsHTML, rowValue } from "../../js-shim/documents/list-field.mjs";
 
 // Shaped like pydantic's JSON schema (SoeStats.delayed_injuries, ShockWeapon.calibre, ...).
 const schema = {

@@ -7,7 +7,7 @@ import {
 } from "../../tools/build_packs.mjs";
 import { readPack } from "../../tools/read_pack.mjs";
 import { ADAPTERS } from "../../js-shim/systems/index.mjs";
-import { effectsByActor } from "../../js-shim/apply.mjs";
+import { effectsByActor } from "../../js-shim/documents/apply.mjs";
 import { ROOT, actorByName, packDocs } from "./fakes.mjs";
 
 const manifest = JSON.parse(readFileSync(path.join(ROOT, "module.json"), "utf8"));
@@ -179,7 +179,9 @@ test("effectsByActor groups effects by the actor their side or params name", () 
 
 test("the shim is ruleset-agnostic: only config.mjs names a ruleset", () => {
   const dir = path.join(ROOT, "js-shim");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "config.mjs")) {
+  const files = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".mjs") && f !== path.join("core", "config.mjs"));
+  assert.ok(files.some((f) => f.includes(path.sep)), "the shim's folders are read too");
+  for (const file of files) {
     const text = readFileSync(path.join(dir, file), "utf8");
     assert.doesNotMatch(text, /\bsoe\b|Stars of Empire/i, file);
   }

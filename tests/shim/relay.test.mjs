@@ -1,11 +1,10 @@
 // The relay's trust rules in Node: who sent a request, one write queue per actor, what the GM's
 // client compares, and who may ask for a result.
-/* global setTimeout, structuredClone, URL */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { withActors, withActor, isBusy } from "../../js-shim/writes.mjs";
-import { firstDifference, participantsOf, knownStates } from "../../js-shim/verify.mjs";
-import { mayRequest } from "../../js-shim/apply.mjs";
+import { withActors, withActor, isBusy } from "../../js-shim/documents/writes.mjs";
+import { firstDifference, participantsOf, knownStates } from "../../js-shim/relay/verify.mjs";
+import { mayRequest } from "../../js-shim/documents/apply.mjs";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -87,7 +86,7 @@ test("the requester is the sender the socket names, never the payload's userId",
     socket: { on: (name, fn) => listeners.push(fn), emit: (name, data) => sent.push(data) },
     i18n: { localize: (k) => k, format: (k) => k, has: () => false },
   };
-  const relay = await import("../../js-shim/relay.mjs");
+  const relay = await import("../../js-shim/relay/relay.mjs");
   const seen = [];
   relay.onRequest("probe", (payload, sender) => { seen.push(sender.id); return { echoed: payload.userId }; });
   relay.listen();
@@ -106,8 +105,8 @@ test("the requester is the sender the socket names, never the payload's userId",
 
 test("a refusal from a GM's client in English reaches a player's client in German in German", async () => {
   const { readFileSync } = await import("node:fs");
-  const { said } = await import("../../js-shim/i18n.mjs");
-  const { requestField } = await import("../../js-shim/apply.mjs");
+  const { said } = await import("../../js-shim/core/i18n.mjs");
+  const { requestField } = await import("../../js-shim/documents/apply.mjs");
   const dict = (lang) => {
     const data = JSON.parse(readFileSync(new URL(`../../lang/${lang}.json`, import.meta.url), "utf8"));
     return (key) => key.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), data) ?? key;
@@ -120,7 +119,7 @@ test("a refusal from a GM's client in English reaches a player's client in Germa
   const asUser = (id, lang) => {
     globalThis.game = { user: users.get(id), users, socket, i18n: { lang, localize: dict(lang) } };
   };
-  const relay = await import("../../js-shim/relay.mjs?languages"); // a fresh relay: listen() once per module
+  const relay = await import("../../js-shim/relay/relay.mjs?languages"); // a fresh relay: listen() once per module
   // The GM's client (English) refuses as apply.mjs does: a field label and verify.mjs's reason inside.
   asUser("GM", "en");
   relay.onRequest("probe", () => {
@@ -146,7 +145,7 @@ test("a refusal from a GM's client in English reaches a player's client in Germa
     assert.equal((await forged).reason, gmReply.reason);
   }
   // An engine refusal naming a weapon without a name: the stand-in in German too (errors.py `named`).
-  const { errorText } = await import("../../js-shim/i18n.mjs");
+  const { errorText } = await import("../../js-shim/core/i18n.mjs");
   const name = { key: "FIREFIGHT.error.unnamed.weaponDative", fallback: "the weapon" };
   assert.equal(errorText({ key: "FIREFIGHT.soe.error.beyond_max_range.message", params: { range: "20", name, max: "5.5" }, message: "?" }),
     "20 m liegen jenseits der Höchstreichweite von der Waffe (5,5 m)");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildRequest, combatant, weaponsOf, equippedArmor, rangeFromMeasure, itemEntry } from "../../js-shim/request.mjs";
+import { buildRequest, combatant, weaponsOf, equippedArmor, rangeFromMeasure, itemEntry } from "../../js-shim/workflow/request.mjs";
 import { fakeActor, fakeToken, actorByName } from "./fakes.mjs";
 
 const rifleman = fakeActor(actorByName("Rifleman"), { hasPlayerOwner: true });

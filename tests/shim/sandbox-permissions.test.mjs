@@ -2,7 +2,6 @@
 // it must refuse and one it must allow, in Node: who may update or delete which document (actors,
 // their items, tokens, chat messages, templates, users), world settings, and combats. Break a
 // rule and its test goes red.
-/* global structuredClone, game */
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 

@@ -1,18 +1,28 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { shoot } from "../../js-shim/shoot.mjs";
+import { shoot } from "../../js-shim/workflow/workflow.mjs";
 import { Roll } from "../../sandbox/foundry/dice.mjs";
 import { fakeActor, fakeToken, actorByName, packDocs } from "./fakes.mjs";
-import { useCatalog } from "../../js-shim/catalog.mjs";
+import { useCatalog } from "../../js-shim/world/catalog.mjs";
 
 const dice = [
   { formula: "1d20x20", faces: 20, explode_on: 20, results: [20, 4], total: 24, purpose: "to-hit, attacker", side: "attacker" },
   { formula: "1d20x20", faces: 20, explode_on: 20, results: [9], total: 9, purpose: "to-hit, target", side: "target" },
 ];
-const schema = { options: { type: "object", properties: {
+const options = { type: "object", properties: {
   mode: { enum: ["quickfire", "aimed"], default: "aimed", type: "string" },
   target_dodging: { type: "boolean", default: false },
-} } };
+} };
+// The engine's `schema` reply: the attack's request variant (as pydantic writes it) and its options.
+const participant = { type: "object", properties: { name: { type: "string" }, actor_id: { type: "string" },
+  token_id: { type: "string" }, pc: { type: "boolean" }, stats: { type: "object" }, armor: { type: "array" } } };
+const schema = {
+  request: { type: "object", required: ["attacker", "target", "weapon"], properties: {
+    ruleset: { type: "string" }, action: { const: "attack", type: "string" },
+    attacker: participant, target: participant, weapon: { type: "object" }, range: { type: "object" },
+    options: { type: "object" }, settings: { type: "object" } } },
+  options, actions: { attack: options },
+};
 
 let created;
 let notes;
@@ -77,7 +87,7 @@ beforeEach(() => {
 test("a shot without the dialog posts one ChatMessage with the engine's dice as rolls", async () => {
   install({ targets: true });
   const engine = fakeEngine();
-  const msg = await shoot(engine, { dialog: false, options: { mode: "quickfire" } });
+  const msg = await shoot(engine, null, { dialog: false, options: { mode: "quickfire" } });
   assert.equal(msg.id, "msg1");
   assert.deepEqual(notes, []);
   const resolve = engine.calls.find((c) => c.op === "resolve").payload;
@@ -97,7 +107,7 @@ test("a shot without the dialog posts one ChatMessage with the engine's dice as 
 
 test("no target: a notification, no message, no throw", async () => {
   install({ targets: false });
-  const msg = await shoot(fakeEngine(), { dialog: false });
+  const msg = await shoot(fakeEngine(), null, { dialog: false });
   assert.equal(msg, null);
   assert.equal(created.length, 0);
   assert.deepEqual(notes, [["error", "Firefight: Target a token first."]]);
@@ -108,10 +118,10 @@ test("engine errors are notified with the field named", async () => {
   const engine = fakeEngine();
   engine.call = async (op) => {
     if (op === "schema") return schema;
-    const { EngineError } = await import("../../js-shim/engine.mjs");
+    const { EngineError } = await import("../../js-shim/engine/engine.mjs");
     throw new EngineError({ code: "invalid_request", message: "bad request", fields: [{ field: "weapon.damage", reason: "required" }] });
   };
-  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.equal(await shoot(engine, null, { dialog: false }), null);
   assert.match(notes.at(-1)[1], /bad request: weapon.damage — required/);
 });
 
@@ -120,14 +130,14 @@ test("a player cannot shoot with a token they do not own: refused before anythin
   canvas.tokens.controlled = [b];
   game.user.targets = new Set([a]);
   const engine = fakeEngine();
-  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.equal(await shoot(engine, null, { dialog: false }), null);
   assert.deepEqual(engine.calls, []); // no schema, no odds, no roll
   assert.equal(created.length, 0);
   assert.match(notes.at(-1)[1], /You do not own Lesser Venusian Rhino/);
   // The GM may shoot with any token (here the player's rifleman).
   canvas.tokens.controlled = [a];
   game.user = { id: "GM", isGM: true, targets: new Set([b]) };
-  assert.ok(await shoot(engine, { dialog: false }));
+  assert.ok(await shoot(engine, null, { dialog: false }));
 });
 
 test("firefight.preRequest may change the request or cancel it; firefight.result follows the card", async () => {
@@ -140,7 +150,7 @@ test("firefight.preRequest may change the request or cancel it; firefight.result
     return undefined;
   };
   const engine = fakeEngine();
-  const message = await shoot(engine, { dialog: false });
+  const message = await shoot(engine, null, { dialog: false });
   assert.ok(message);
   const resolve = engine.calls.find((c) => c.op === "resolve");
   assert.equal(resolve.payload.request.options.target_dodging, true);
@@ -151,7 +161,7 @@ test("firefight.preRequest may change the request or cancel it; firefight.result
   // A handler that returns false cancels: nothing is rolled or posted, nothing is reported.
   handlers["firefight.preRequest"] = () => false;
   const before = { resolves: engine.calls.filter((c) => c.op === "resolve").length, notes: notes.length };
-  assert.equal(await shoot(engine, { dialog: false }), null);
+  assert.equal(await shoot(engine, null, { dialog: false }), null);
   assert.equal(engine.calls.filter((c) => c.op === "resolve").length, before.resolves);
   assert.equal(created.length, 1);
   assert.equal(notes.length, before.notes);
@@ -166,14 +176,14 @@ test("a shot carries the world's RollTables its ruleset names in features.action
     game.tables = packDocs("soe-trauma").map((d) => ({ name: d.name, flags: d.flags,
       results: { contents: [...d.results].reverse().map((r) => ({ range: r.range, text: `${d.flags.firefight.soe.trauma_class} ${r.range[0]}` })) } }));
     const engine = fakeEngine();
-    assert.ok(await shoot(engine, { dialog: false }));
+    assert.ok(await shoot(engine, null, { dialog: false }));
     const request = engine.calls.find((c) => c.op === "resolve").payload.request;
     assert.deepEqual(Object.keys(request.trauma_tables).sort(), ["critical", "fatal", "minor", "moderate", "severe", "trivial", "untreatable"]);
     assert.deepEqual(request.trauma_tables.minor, ["minor 1", "minor 5", "minor 9", "minor 13", "minor 17"]);
     // A world without such tables sends none (the engine's own texts are used).
     game.tables = [];
     const again = fakeEngine();
-    assert.ok(await shoot(again, { dialog: false }));
+    assert.ok(await shoot(again, null, { dialog: false }));
     assert.equal("trauma_tables" in again.calls.find((c) => c.op === "resolve").payload.request, false);
   } finally {
     useCatalog(null);
@@ -201,18 +211,18 @@ test("a second Shoot while the dialog is open brings that dialog forward instead
   } } } } };
   const engine = fakeEngine();
   engine.call = async (op) => (op === "schema" ? schema : op === "odds" ? { probability: 0.5 } : fakeEngine().call(op));
-  const first = shoot(engine);
+  const first = shoot(engine, null);
   for (let i = 0; i < 20 && !opened; i++) await new Promise((r) => setTimeout(r, 0));
   assert.equal(opened, 1);
-  assert.equal(await shoot(engine), null); // the button, the key or the HUD again
-  assert.equal(await shoot(engine), null);
+  assert.equal(await shoot(engine, null), null); // the button, the key or the HUD again
+  assert.equal(await shoot(engine, null), null);
   assert.equal(opened, 1);
   assert.equal(dialog.fronted, 2);
   assert.equal(focused.length, 2);
   finish(null); // cancelled
   assert.equal(await first, null);
   // Closed: Shoot opens a dialog again.
-  const third = shoot(engine);
+  const third = shoot(engine, null);
   for (let i = 0; i < 20 && opened < 2; i++) await new Promise((r) => setTimeout(r, 0));
   assert.equal(opened, 2);
   finish(null);
@@ -221,8 +231,8 @@ test("a second Shoot while the dialog is open brings that dialog forward instead
 });
 
 test("isFault: a refusal of what the user chose is not logged as a fault; a script error or the engine's internal error is", async () => {
-  const { isFault } = await import("../../js-shim/shoot.mjs");
-  const { EngineError } = await import("../../js-shim/engine.mjs");
+  const { isFault } = await import("../../js-shim/core/errors.mjs");
+  const { EngineError } = await import("../../js-shim/engine/engine.mjs");
   assert.equal(isFault(new EngineError({ code: "invalid_request", fields: [{ field: "options.difficulty" }] })), false);
   assert.equal(isFault(new Error("Select your token first.")), false);
   assert.equal(isFault(new EngineError({ code: "internal_error" })), true);

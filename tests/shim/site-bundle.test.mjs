@@ -1,10 +1,10 @@
-// js-shim/site-bundle.mjs: the engine's site-packages in one deflate stream (issue 17).
+// js-shim/engine/site-bundle.mjs: the engine's site-packages in one deflate stream (issue 17).
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import test from "node:test";
 import { deflateRawSync } from "node:zlib";
 
-import { compactFiles, compileLibraries, inflateSite, siteFiles, writeFiles } from "../../js-shim/site-bundle.mjs";
+import { compactFiles, compileLibraries, inflateSite, siteFiles, writeFiles } from "../../js-shim/engine/site-bundle.mjs";
 
 /** A bundle as tools/build_runtime.py writes it: u32 n | n bytes of JSON index | the files. */
 function bundle(files, { extra = new Uint8Array(), index = null } = {}) {

@@ -2,10 +2,10 @@
 // the sandbox imitates (sandbox/foundry/systems.mjs), and the healing clock per unlinked token.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { useCatalog } from "../../js-shim/catalog.mjs";
+import { useCatalog } from "../../js-shim/world/catalog.mjs";
 import { adapterFor, systemStatus, statusPlan, hasStatus, engineStatuses, setEngineStatus } from "../../js-shim/systems/index.mjs";
 import { SYSTEMS } from "../../sandbox/foundry/systems.mjs";
-import { advanceTime } from "../../js-shim/features.mjs";
+import { advanceTime } from "../../js-shim/canvas/features.mjs";
 
 const ENGINE_IDS = ["dead", "unconscious", "stun", "prone", "bleeding", "fear"];
 

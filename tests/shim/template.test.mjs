@@ -1,9 +1,9 @@
-// Areas placed by hand and several targets in one shot (js-shim/template.mjs): what "Place area"
+// Areas placed by hand and several targets in one shot (js-shim/canvas/template.mjs): what "Place area"
 // places for an action, an explosion's reach before it is resolved, the arc a set of targets
 // spans, whether a shot may go at several targets, and a dialog's values split for the action.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { placementFor, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice, endLayerDrag } from "../../js-shim/template.mjs";
+import { placementFor, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice, endLayerDrag } from "../../js-shim/canvas/template.mjs";
 
 const DPV_LIKE = {
   areaFire: { action: "area_fire", diameterM: 10 },

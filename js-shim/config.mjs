@@ -1,5 +1,0 @@
-// Module constants. Rulesets, their table features and their units live in Python: the shim
-// learns them from the engine's catalog (bridge op `hello`, js-shim/catalog.mjs).
-export const MODULE_ID = "firefight";
-export const ENTROPY_START = 64;
-export const ENTROPY_MAX = 8192;

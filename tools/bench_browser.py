@@ -1,7 +1,7 @@
 """Browser figures for `make bench` (issue 17), measured side by side in one run of the system
 Chromium (headless, the browser tier's flags): figures only, no limits.
 
-(a) the engine worker's ``{type: "ready"}`` (js-shim/engine/engine-worker.mjs) ÷ a bare ``loadPyodide``
+(a) the engine worker's ``{type: "ready"}`` (engine/engine-worker.mjs) ÷ a bare ``loadPyodide``
     of the same runtime (runtime/pyodide) in a worker, each in a fresh profile;
 (b) the same, second load in the same profile (a returning player: HTTP cache, compiled code and
     the engine's memory snapshot in the Origin Private File System kept; the first load waits,
@@ -53,7 +53,8 @@ BOOT_JS = """async ({kind, base, timeout}) => {
   const t0 = performance.now();
   const worker = kind === "raw"
     ? new Worker(URL.createObjectURL(new Blob([raw], {type: "text/javascript"})), {type: "module"})
-    : new Worker(new URL("modules/firefight/js-shim/engine/engine-worker.mjs", base), {type: "module"});
+    : new Worker(new URL("modules/firefight/js-shim/engine/engine-worker.mjs", base),
+        {type: "module"});
   globalThis.__ffWorker = worker;
   let stored;
   globalThis.__ffSnapshot = new Promise((resolve) => (stored = resolve));

@@ -310,14 +310,14 @@ def build_wheels() -> None:
     stamp_runtime_hash()
 
 
-SITE_BUNDLE = "site-packages.bin"  # the worker asks for it by name (js-shim/engine/engine-worker.mjs)
+SITE_BUNDLE = "site-packages.bin"  # the worker asks for it by name (engine/engine-worker.mjs)
 
 
 def write_site_bundle(manifest: dict[str, list[str]]) -> None:
     """runtime/wheels/site-packages.bin: every file of the manifest's wheels (their bytecode
     included), in one raw deflate stream (RFC 1951): u32 n (little-endian), n bytes of JSON
     [[path inside site-packages, size], ...], then the files' bytes in that order. The worker
-    inflates it while Pyodide starts and writes the files itself (js-shim/engine/site-bundle.mjs); the
+    inflates it while Pyodide starts and writes the files itself (engine/site-bundle.mjs); the
     module's zip carries it instead of the wheels (tools/build_module.py)."""
     index: list[list[object]] = []
     data = bytearray()

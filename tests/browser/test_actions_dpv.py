@@ -49,7 +49,7 @@ POINTS_JS = """([n, name]) => game.messages.contents.slice(n)
 @pytest.fixture(scope="module")
 def dpv_table(server: str, browser: Any) -> Iterator[Table]:
     t = open_table(server, browser, "dpv", "dpv-npcs")
-    # A world's first load learns the rulesets' table features from the engine (js-shim/world/catalog.mjs,
+    # A world's first load learns the rulesets' table features from the engine (world/catalog.mjs,
     # which then has Foundry collect the scene controls again: ui.controls.render({reset: true})).
     # The sandbox collects its tools once, at load: the referee's next visit has "Advance time"
     # from the world's cached catalog.

@@ -1,4 +1,4 @@
-"""A ruleset's declared follow-up at the combat tracker (js-shim/canvas/turns.mjs): a soe character left
+"""A ruleset's declared follow-up at the combat tracker (canvas/turns.mjs): a soe character left
 at 0 HP ("dying") dies when its next turn starts, unless healed by then. The GM advances the
 tracker by clicking; only the active GM's client acts, once per turn change, even after a
 reload mid-turn; the death is a card the GM can undo."""

@@ -1,4 +1,4 @@
-"""A ruleset's declared per-turn action at the combat tracker (js-shim/canvas/turns.mjs), with the 2300 AD
+"""A ruleset's declared per-turn action at the combat tracker (canvas/turns.mjs), with the 2300 AD
 NPCs (`features.turn`: combat_turn): each round starts with every figure's initiative in the
 tracker, a dazed figure's turn is passed over with a card saying why, the round's end counts its
 dazed turns down, and the token shows "stun" while it is dazed. The GM clicks the tracker."""

@@ -137,7 +137,7 @@ def test_the_runtime_and_its_site_bundle_are_in_the_zip(
         "pyodide-lock.json",
     ):
         assert f"runtime/pyodide/{f}" in names
-    # Settings and sheet fields come from the engine at runtime (js-shim/world/catalog.mjs), not a file.
+    # Settings and sheet fields come from the engine at runtime (world/catalog.mjs), not a file.
     assert "runtime/schemas.json" not in names
     # The worker finds everything relative to itself, as in the repository.
     assert "js-shim/engine/engine-worker.mjs" in names

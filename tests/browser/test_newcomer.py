@@ -15,7 +15,7 @@ def test_choosing_a_ruleset_gives_a_ready_table_for_it(
         server: str, open_page: Callable[..., Any]) -> None:
     page, _, errors = open_page(server, {"width": 1280, "height": 720})
     page.wait_for_function("() => game.ready === true", timeout=30000)
-    # A fresh world learns its rulesets from the engine (js-shim/world/catalog.mjs): once it is up, the
+    # A fresh world learns its rulesets from the engine (world/catalog.mjs): once it is up, the
     # world plays the engine's default and Settings offers every ruleset.
     page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
     page.wait_for_function(

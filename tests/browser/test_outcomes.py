@@ -159,7 +159,8 @@ def test_a_second_shoot_brings_the_open_dialog_forward(ready_table: Table) -> No
 
 def _visibility_choices(page: Any) -> list[str]:
     return list(page.evaluate("""() => [...document.querySelectorAll(
-        'dialog.application select[name="opt.options.visibility"] option')].map((o) => o.textContent)"""))
+        'dialog.application select[name="opt.options.visibility"] option')]
+        .map((o) => o.textContent)"""))
 
 
 def test_table_10_rows_only_in_a_world_that_uses_table_10(ready_table: Table) -> None:

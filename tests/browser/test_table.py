@@ -175,7 +175,8 @@ def test_apply_damage_from_card(ready_table: Any) -> None:
 
 
 PACKS_THROUGH_ENGINE_JS = """async () => {
-    const { buildRequest, weaponsOf } = await import('/modules/firefight/js-shim/workflow/request.mjs');
+    const { buildRequest, weaponsOf } =
+        await import('/modules/firefight/js-shim/workflow/request.mjs');
     const pack = async (name) => (await fetch('/sandbox-api/packs/' + name)).json();
     const entry = (doc) => ({ name: doc.name, item_id: doc._id, ...doc.flags.firefight.soe });
     const api = game.modules.get('firefight').api;

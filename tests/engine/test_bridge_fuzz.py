@@ -359,7 +359,8 @@ def test_the_worst_accepted_area_fire_fits_the_dice_a_table_sends(
 SHIM = Path(__file__).resolve().parents[2] / "js-shim"
 
 
-@pytest.mark.skipif(not (SHIM / "core" / "config.mjs").is_file(), reason="no js-shim/ in this checkout")
+@pytest.mark.skipif(not (SHIM / "core" / "config.mjs").is_file(),
+                    reason="no js-shim/ in this checkout")
 def test_the_longest_entropy_list_the_shim_sends_is_the_engines_max_dice() -> None:
     # js-shim/workflow/roll.mjs resolveWithEntropy: n from ENTROPY_START, times 4 while n * 4 stays
     # within ENTROPY_MAX; the engine's models are bounded by what that sends.

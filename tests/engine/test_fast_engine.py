@@ -194,7 +194,7 @@ def test_the_resolve_reply_has_no_text_card_and_the_card_op_still_renders_text()
 
 def test_an_entropy_retry_can_top_up_the_stream_it_sent() -> None:
     """The engine reads uniforms in order and keeps nothing between calls, so a client whose
-    stream ran out can send the same values plus more (js-shim/workflow/roll.mjs resolveWithEntropy):
+    stream ran out can send the same values plus more (workflow/roll.mjs resolveWithEntropy):
     the dice already read come out the same, and nothing is rolled again from scratch."""
     request = example("soe_rhino.json")
     first = [0.97, 0.12]

@@ -272,7 +272,7 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             assert [(e["module"], e["loaded"]) for e in late] == [
                 ("jinja2", True), ("firefight.cards", True)]
             # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
-            # library deleted (js-shim/engine/site-bundle.mjs `compactFiles`): a shot reads them (its
+            # library deleted (engine/site-bundle.mjs `compactFiles`): a shot reads them (its
             # card's template) and validates with pydantic-core.
             shot = json.dumps({"op": "resolve", "request": json.loads(
                 (ROOT / "tests/engine/examples/soe_rhino.json").read_text("utf-8")),
@@ -347,8 +347,8 @@ def test_without_opfs_the_worker_boots_without_a_snapshot(server: tuple[str, lis
 
 
 # Boots the worker four times in one profile: the first takes a memory snapshot (pydantic_core
-# loaded, the engine imported) and stores it (js-shim/engine/snapshot-store.mjs), the second restores it
-# (js-shim/engine/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
+# loaded, the engine imported) and stores it (engine/snapshot-store.mjs), the second restores it
+# (engine/snapshot-link.mjs links pydantic_core again); then the stored file's link record is
 # made wrong (a table one slot longer), and the third boots without it and stores a new one, which
 # the next boot restores; then the memory in it is replaced by garbage, and the fourth does the
 # same. Each boot answers `hello` and the same resolve.
@@ -356,7 +356,8 @@ SNAPSHOT_PAGE = """<!doctype html><meta charset="utf-8"><title>snapshot</title>
 <script type="module">
 const RESOLVE = JSON.stringify({op: "resolve", request: REQUEST, entropy: ENTROPY});
 async function boot() {
-  const worker = new Worker("/modules/firefight/js-shim/engine/engine-worker.mjs", {type: "module"});
+  const worker = new Worker("/modules/firefight/js-shim/engine/engine-worker.mjs",
+    {type: "module"});
   const out = {stored: null};
   await new Promise((resolve) => {
     worker.onmessage = (e) => {

@@ -74,7 +74,8 @@ class Action:
     # one engagement with dice from ``face(faces)`` and returns what the lab counts of what
     # ``resolve`` would record with those faces, or None for a request it does not cover. It
     # reuses the resolver's rule functions; tests/engine/test_sim_engage.py checks it against
-    # ``resolve`` face by face.
+    # ``resolve`` face by face. ``run`` may carry ``run.many(n, uniforms)``: the engagements of
+    # ``n`` runs at once, each face ``int(uniforms() * faces) + 1``, the same as one by one.
     engage: Callable[[Any], Callable[[Face], Engagement] | None] | None = None
 
 

@@ -270,13 +270,13 @@ def bench_phases(seconds: float) -> list[tuple[str, float, float, float, float]]
         def run(i: int, act: Any = act, model: Any = model, parsed: Any = parsed) -> None:
             rs = parsed.ruleset
             act.resolve(model, Recorder(Roller(SeededDice(i)), f"FIREFIGHT.{rs.id}",
-                                        ruleset=rs.id, request_key=parsed.json))
+                                        ruleset=rs.id, request_key=parsed.key))
 
         _act, rec, dumped, shown = ruleset._run(model, Roller(SeededDice(1)), parsed)
         parse = _per_call(lambda _, r=request: registry.parse_cached(r), seconds / 4)
         resolver = _per_call(run, seconds / 4)
         dice_only = _per_call(lambda i: Roller(SeededDice(i)), seconds / 8)
-        odds = _per_call(lambda _, rs=ruleset, m=model, k=parsed.json: rs.cached_odds(m, json=k),
+        odds = _per_call(lambda _, rs=ruleset, m=model, k=parsed.key: rs.cached_odds(m, key=k),
                          seconds / 8)
         result = _per_call(lambda _, rec=rec, m=model, a=act.name, o=shown, d=dumped, rs=ruleset:
                            rec.result(m, action=a, odds=o, template=rs.card_template,

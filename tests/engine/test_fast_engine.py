@@ -541,7 +541,8 @@ def test_a_new_requests_resolve_writes_no_json_and_builds_its_ledgers_once(
     monkeypatch.setattr(Recorder, "once", counting_once)
     assert firefight.resolve(request, seed=2) == expected
     assert written == []
-    assert built and len(built) == len(set(built)), built  # each piece of work once
+    assert built
+    assert len(built) == len(set(built)), built  # each piece of work once
 
 
 def _armor(piece: dict[Any, Any]) -> dict[str, Any]:

@@ -523,18 +523,19 @@ def main() -> None:
     parser.add_argument("--lab-n", type=int, default=200_000, help="engagements per lab run")
     parser.add_argument("--import-runs", type=int, default=3, help="fresh Pyodides per variant")
     parser.add_argument("--quick", action="store_true", help="shorter runs, noisier figures")
-    parser.add_argument("--only", choices=("fresh", "lab"),
-                        help="print only the fresh-request figures, or only the balance lab's")
+    parser.add_argument("--only", choices=("fresh", "lab", "hello"),
+                        help="print only the fresh-request figures, the balance lab's, or the"
+                             " hello and first request after import firefight.bridge (Pyodide)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.lab_n, args.import_runs, args.pyodide_n = 0.3, 50_000, 1, 50
-    if args.only == "fresh":
-        print_fresh(args.seconds)
-        return
-    if args.only == "lab":
-        print_lab(args.lab_n, os.cpu_count() or 1)
-        return
     request = json.loads(args.request.read_text()) if args.request else DEFAULT_REQUEST
+    parts = {"fresh": lambda: print_fresh(args.seconds),
+             "lab": lambda: print_lab(args.lab_n, os.cpu_count() or 1),
+             "hello": lambda: print_hello(args.import_runs, request)}
+    if args.only:
+        parts[args.only]()
+        return
     cores = os.cpu_count() or 1
     load = os.getloadavg()
     print(f"firefight bench: {cores} cores, load average {load[0]:.1f} {load[1]:.1f}"

@@ -161,6 +161,11 @@ class Ruleset:
             shown["label_key"] = act.odds_label_key
         return act, rec, dumped, shown
 
+    def load_data(self) -> None:
+        """Load what a first request reads beyond the ruleset's modules (its tables, validated
+        once): the worker's warm-up calls it once idle after ``ready`` (``bridge.warm_up``).
+        Nothing by default."""
+
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
         act = self.action(request.action)

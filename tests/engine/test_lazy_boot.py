@@ -81,6 +81,8 @@ from firefight import cards
 ruleset = registry.get({ruleset!r} or "soe")
 seen["complete"] = all(a.request.__pydantic_complete__ for a in ruleset.actions)
 seen["templates"] = [k[1] for k in cards.environment().cache]
+data = sys.modules[type(ruleset).__module__ + ".data"]
+seen["tables"] = data.tables.cache_info().currsize  # Ruleset.load_data
 bridge.warm_up("no_such_ruleset")  # a plugin whose wheel failed: left to its first request
 print(json.dumps(seen))
 """
@@ -98,3 +100,4 @@ def test_the_warm_up_loads_the_cards_and_the_worlds_ruleset(ruleset: str, import
     assert seen["warm"] == ["firefight.cards", f"firefight.rulesets.{imported}", "jinja2"]
     assert seen["complete"]  # every request model's validator built (``defer_build``)
     assert seen["templates"] == [registry.get(imported).card_template]
+    assert seen["tables"] == 1

@@ -163,7 +163,9 @@ Hooks.once("init", () => {
   const mod = game.modules.get(MODULE_ID);
   if (mod) mod.api = api;
   // Boot Python now, as early as Foundry allows (the plugin wheels are known): it loads while
-  // Foundry prepares the world. A failure is reported at `ready`.
+  // Foundry prepares the world, then imports the world's ruleset ahead. A failure is reported at
+  // `ready`.
+  engine.ruleset = currentRuleset() ?? "";
   engine.start()?.catch?.(() => {});
 });
 

@@ -270,13 +270,13 @@ def bench_phases(seconds: float) -> list[tuple[str, float, float, float, float]]
         def run(i: int, act: Any = act, model: Any = model, parsed: Any = parsed) -> None:
             rs = parsed.ruleset
             act.resolve(model, Recorder(Roller(SeededDice(i)), f"FIREFIGHT.{rs.id}",
-                                        ruleset=rs.id, request_key=parsed.json))
+                                        ruleset=rs.id, request_key=parsed.key))
 
         _act, rec, dumped, shown = ruleset._run(model, Roller(SeededDice(1)), parsed)
         parse = _per_call(lambda _, r=request: registry.parse_cached(r), seconds / 4)
         resolver = _per_call(run, seconds / 4)
         dice_only = _per_call(lambda i: Roller(SeededDice(i)), seconds / 8)
-        odds = _per_call(lambda _, rs=ruleset, m=model, k=parsed.json: rs.cached_odds(m, json=k),
+        odds = _per_call(lambda _, rs=ruleset, m=model, k=parsed.key: rs.cached_odds(m, key=k),
                          seconds / 8)
         result = _per_call(lambda _, rec=rec, m=model, a=act.name, o=shown, d=dumped, rs=ruleset:
                            rec.result(m, action=a, odds=o, template=rs.card_template,
@@ -366,8 +366,9 @@ def bench_import(runs: int) -> dict[str, dict[str, float]]:
 
 # Pyodide under Node in the state the worker's memory snapshot holds (the runtime's wheels,
 # `import firefight.bridge`): then the `hello` (issue 27: after a restore it imports no
-# ruleset), a second one, and the first request of one ruleset (which imports it). Wall and CPU
-# ms.
+# ruleset), a second one, and the first request of one ruleset (which imports it); with argv[3]
+# == "warm", the worker's warm-up once idle (`bridge.warm_up` of that ruleset) before it. Wall
+# and CPU ms.
 HELLO_NODE = r"""
 import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
@@ -375,13 +376,16 @@ const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1
 const py = await loadPyodide({ indexURL: process.argv[1], stdout: () => {}, stderr: () => {} });
 const wheels = JSON.parse(readFileSync("runtime/wheels/manifest.json", "utf8")).wheels;
 await py.loadPackage(wheels.map((w) => "runtime/wheels/" + w), { messageCallback: () => {} });
-const handle = py.pyimport("firefight.bridge").handle;
+const bridge = py.pyimport("firefight.bridge");
 const out = {};
-const odds = { op: "odds", request: JSON.parse(process.argv[2]) };
+const request = JSON.parse(process.argv[2]);
+const odds = { op: "odds", request };
 for (const [name, message] of [["hello", { op: "hello" }], ["again", { op: "hello" }],
-                               ["first_odds", odds]]) {
+                               ["warm_up", null], ["first_odds", odds]]) {
+  if (!message && process.argv[3] !== "warm") continue;
   const [t, c] = [performance.now(), cpu()];
-  const reply = JSON.parse(handle(JSON.stringify(message)));
+  const reply = message ? JSON.parse(bridge.handle(JSON.stringify(message)))
+    : (bridge.warm_up(request.ruleset), { ok: true });
   out[name] = performance.now() - t;
   out[name + "_cpu"] = cpu() - c;
   if (!reply.ok) out[name + "_error"] = reply.error;
@@ -390,15 +394,18 @@ console.log(JSON.stringify(out));
 """
 
 
-def bench_hello(runs: int, request: dict[str, Any]) -> dict[str, float]:
+def bench_hello(runs: int, request: dict[str, Any], *, warm: bool = False
+                ) -> dict[str, float]:
     """Medians (ms) over fresh Pyodides of the ``hello`` right after ``import firefight.bridge``
     (what a restored memory snapshot holds), a second ``hello``, and the first ``odds`` of the
-    request's ruleset (its import)."""
+    request's ruleset (its import); ``warm``: after the worker's warm-up of that ruleset
+    (``bridge.warm_up``, timed as ``warm_up``)."""
     rows = []
     for _ in range(runs):
         proc = subprocess.run(
             ["node", "--input-type=module", "-e", HELLO_NODE,
-             str(ROOT / "runtime" / "pyodide") + "/", json.dumps(request)],
+             str(ROOT / "runtime" / "pyodide") + "/", json.dumps(request),
+             "warm" if warm else "cold"],
             cwd=ROOT, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise SystemExit(f"pyodide hello bench failed:\n{proc.stderr}")
@@ -421,6 +428,12 @@ def print_hello(runs: int, request: dict[str, Any]) -> None:
           " ms)")
     print(f"  first odds of {request['ruleset']:<12} {hello['first_odds']:6.1f} ms  (CPU"
           f" {hello['first_odds_cpu']:.1f} ms: imports the ruleset)", flush=True)
+    # The worker imports the world's ruleset once idle after `ready` (issue 27).
+    warm = bench_hello(runs, request, warm=True)
+    print(f"  the idle warm-up ({request['ruleset']})    {warm['warm_up']:6.1f} ms  (CPU"
+          f" {warm['warm_up_cpu']:.1f} ms: the card module, the ruleset, its validators)")
+    print(f"  first odds after it        {warm['first_odds']:6.1f} ms  (CPU"
+          f" {warm['first_odds_cpu']:.1f} ms)", flush=True)
 
 
 def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
@@ -510,18 +523,19 @@ def main() -> None:
     parser.add_argument("--lab-n", type=int, default=200_000, help="engagements per lab run")
     parser.add_argument("--import-runs", type=int, default=3, help="fresh Pyodides per variant")
     parser.add_argument("--quick", action="store_true", help="shorter runs, noisier figures")
-    parser.add_argument("--only", choices=("fresh", "lab"),
-                        help="print only the fresh-request figures, or only the balance lab's")
+    parser.add_argument("--only", choices=("fresh", "lab", "hello"),
+                        help="print only the fresh-request figures, the balance lab's, or the"
+                             " hello and first request after import firefight.bridge (Pyodide)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.lab_n, args.import_runs, args.pyodide_n = 0.3, 50_000, 1, 50
-    if args.only == "fresh":
-        print_fresh(args.seconds)
-        return
-    if args.only == "lab":
-        print_lab(args.lab_n, os.cpu_count() or 1)
-        return
     request = json.loads(args.request.read_text()) if args.request else DEFAULT_REQUEST
+    parts = {"fresh": lambda: print_fresh(args.seconds),
+             "lab": lambda: print_lab(args.lab_n, os.cpu_count() or 1),
+             "hello": lambda: print_hello(args.import_runs, request)}
+    if args.only:
+        parts[args.only]()
+        return
     cores = os.cpu_count() or 1
     load = os.getloadavg()
     print(f"firefight bench: {cores} cores, load average {load[0]:.1f} {load[1]:.1f}"

@@ -282,10 +282,11 @@ def bench_memory_raw(browser: Any, base: str) -> float:
         context.close()
 
 
-# The engine worker as a table holds it: booted, its `hello` answered (every ruleset imported, the
-# catalogs built), idle long enough to import the card module (engine-worker.mjs
-# `warmUpWhenIdle`); and for a first boot, its snapshot stored. Or a bare Pyodide worker of the
-# same runtime, booted with the engine's options (BOOT_JS "raw").
+# The engine worker as a table holds it: booted, its `hello` answered (the catalogs read from
+# data), idle long enough for its warm-up (engine-worker.mjs `warmUpWhenIdle`: the card module
+# and the world's ruleset, here the default one, imported); and for a first boot, its snapshot
+# stored. Or a bare Pyodide worker of the same runtime, booted with the engine's options
+# (BOOT_JS "raw").
 HELLO_JS = """() => new Promise((resolve) => {
   const w = globalThis.__ffWorker;
   w.addEventListener("message", (e) => { if (e.data?.id === 1) resolve(); });

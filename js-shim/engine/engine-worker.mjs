@@ -6,6 +6,8 @@
 //   out: {id, reply}            reply: the JSON string handle() returned
 //   in:  {type: "wheels", urls}  plugin wheels to load at boot, after the engine's own (sent by the
 //                               client right after it starts the worker)
+//   in:  {type: "ruleset", id}  the world's ruleset: imported ahead once the worker is idle after
+//                               "ready" (sent by the client with the wheels; "": the default)
 //   in:  {id, type: "load-wheel", url}   load one wheel now (answered in turn like a bridge call)
 //   out: {id, reply}            reply: {"ok": true, "value": {"url", "loaded": bool, "error"}}
 //        {type: "stage", stage}   how far the boot is: "python", "packages", "engine" (the
@@ -243,21 +245,24 @@ function inTurn(data) {
 }
 let inFlight = 0; // calls received and not yet answered
 
-// Once booted and idle, what a card needs is imported: Jinja2 and the card module, which the
-// engine loads on first use (tests/engine/test_lazy_boot.py), so a player's first shot does not
-// wait for them (~100 ms). Not before `ready`, which it would delay (a snapshot holds only what
-// `import firefight.bridge` loads), and never while a call waits: one that arrives meanwhile
-// waits at most that import.
+// Once booted and idle, what a player's first shot would wait for is loaded
+// (firefight.bridge.warm_up): Jinja2 and the card module, which the engine loads on first use
+// (tests/engine/test_lazy_boot.py, ~100 ms), and the world's ruleset ({type: "ruleset"}), which
+// the engine imports on its first request (issue 27: ~0.4 s in Pyodide). Not before `ready`,
+// which it would delay (a snapshot holds only what `import firefight.bridge` loads), and never
+// while a call waits: one that arrives meanwhile waits at most the warm-up.
 let warmedUp = false;
+let warmUp = null; // firefight.bridge.warm_up, once booted
+let worldRuleset = ""; // {type: "ruleset", id}: the world's ruleset ("": the engine's default)
 function warmUpWhenIdle(ms = 300) {
   setTimeout(() => {
     if (warmedUp || broken !== null || bootError !== null) return;
     if (inFlight) return warmUpWhenIdle(ms);
     warmedUp = true;
     try {
-      pyodide.runPython("import firefight.cards");
+      warmUp(worldRuleset);
     } catch (err) {
-      console.warn("[firefight worker] could not load the card module ahead:", err);
+      console.warn("[firefight worker] could not load the card module and the ruleset ahead:", err);
     }
     // The site files in a buffer of their own, without the libraries Python has loaded (issue
     // 27), once a snapshot made has been stored (it reads the bundle).
@@ -277,6 +282,7 @@ self.onmessage = (event) => {
   const data = event.data ?? {};
   if (data.type === "watch") watch(data.lock);
   else if (data.type === "wheels") pluginWheels.push(...(Array.isArray(data.urls) ? data.urls.map(String) : []));
+  else if (data.type === "ruleset") worldRuleset = typeof data.id === "string" ? data.id.slice(0, 200) : "";
   else if (handle === null && bootError === null) queue.push(data);
   else inTurn(data);
 };
@@ -508,6 +514,7 @@ async function boot() {
   const wheelErrors = await loadWheels(pluginWheels);
   const version = pyodide.runPython("import firefight; firefight.__version__");
   handle = bridge.handle;
+  warmUp = bridge.warm_up;
   const end = performance.now();
   const stages = { python: Math.round(tPython - started), plugins: Math.round(end - tPython), steps: laps };
   const snapshotState = restored ? "restored" : newSnapshot ? "made" : "none";

@@ -109,6 +109,9 @@ export class EngineClient extends EventTarget {
     // them again.
     this.wheels = [];
     this.wheelErrors = []; // [{url, error}]: the plugin wheels the last boot could not load
+    // The world's ruleset, which every worker imports ahead once idle after "ready" (issue 27:
+    // else a player's first request waits for its import; "": the engine's default).
+    this.ruleset = "";
     this.onWheel = null; // async ({url, loaded, error}) => value loadWheel resolves
     // async () => {}: run when a new worker has booted, before the engine is "ready" (the module
     // reads the engine's catalog there, so "ready" means its rulesets and settings are known).
@@ -183,6 +186,7 @@ export class EngineClient extends EventTarget {
     try {
       if (lock) worker.postMessage({ type: "watch", lock });
       if (this.wheels.length) worker.postMessage({ type: "wheels", urls: [...this.wheels] });
+      worker.postMessage({ type: "ruleset", id: String(this.ruleset ?? "") });
       for (const entry of this.pending.values()) worker.postMessage(entry.post);
     } catch (err) {
       this._failBoot(err?.message ?? String(err));

@@ -68,7 +68,7 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         found = _parsed(request)
-        odds = found.ruleset.cached_odds(found.model, json=found.json)
+        odds = found.ruleset.cached_odds(found.model, key=found.key)
         copied: dict[str, Any] = registry.json_copy(odds)  # the cache stays as is
         return copied
 

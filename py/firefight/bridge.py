@@ -258,6 +258,26 @@ def _dispatch(message: str) -> str:
 registry.discover()
 
 
+def warm_up(ruleset_id: object = "") -> None:
+    """Load ahead what a player's first request waits for, called by the worker once idle after
+    ``ready`` (issue 27): the card module (Jinja2), and the world's ruleset (``ruleset_id``, the
+    default one when empty) imported, its requests' validators built (``defer_build``), its
+    tables loaded (``Ruleset.load_data``) and its card template compiled. Kept out of the
+    memory snapshot, where it would delay a first visit's ``ready``. A ruleset the engine does
+    not know (a plugin whose wheel failed) is left to its first request, which names the
+    error."""
+    from firefight import cards
+
+    try:
+        ruleset = registry.get(ruleset_id or api.DEFAULT_RULESET)
+    except FirefightError:
+        return
+    for model in dict.fromkeys(act.request for act in ruleset.actions):
+        model.model_rebuild()
+    ruleset.load_data()
+    cards.environment().get_template(ruleset.card_template)
+
+
 def handle(message: str) -> str:
     """Answer one message from the worker (see docs/architecture.md, "The bridge")."""
     try:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar, get_args
@@ -42,8 +43,8 @@ class Recorder:
     outcome: dict[str, Any] = field(default_factory=dict)
     title_key: str = "FIREFIGHT.card.title"
     card_params: dict[str, Any] = field(default_factory=dict)
-    # The request's JSON when the core has it (``registry.parse_cached``): the key of ``once``.
-    request_key: str | None = None
+    # The request's key when the core has it (``registry.Parsed.key``): the key of ``once``.
+    request_key: str | bytes | None = None
 
     @classmethod
     def for_odds(cls, ruleset: str, request: BaseModel | None = None) -> Recorder:
@@ -51,8 +52,11 @@ class Recorder:
         modifiers (house rules' too) on it, and the odds read them off it. With ``request``,
         its ``once`` shares the work the resolve of that request did or will do (issue 27: a
         new request's resolve built its ledgers twice, once more for its odds)."""
+        key: str | bytes | None = None
+        if request is not None:  # the key the core answers its odds by, else its JSON
+            key = _ANSWERING[1] if _ANSWERING[0] is request else request.model_dump_json()
         return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset,
-                   request_key=None if request is None else request.model_dump_json())
+                   request_key=key)
 
     def once(self, name: str, build: Callable[[Recorder], T]) -> T:
         """``build(rec)``, work that depends on nothing but the request (a ledger of modifiers,
@@ -262,9 +266,24 @@ class Recorder:
         }
 
 
-# ``Recorder.once``: (prefix, name, request JSON) -> (value, modifiers, notes), bounded.
+# ``Recorder.once``: (prefix, name, request key) -> (value, modifiers, notes), bounded.
 ONCE_SIZE = 1024
-_ONCE: OrderedDict[tuple[str, str, str], tuple[Any, list[Modifier], list[Note]]] = OrderedDict()
+_ONCE: OrderedDict[tuple[str, str, str | bytes], tuple[Any, list[Modifier], list[Note]]] = (
+    OrderedDict())
+# The request whose odds the core is computing, and its key (``answering``).
+_ANSWERING: list[Any] = [None, None]
+
+
+@contextmanager
+def answering(request: BaseModel, key: str | bytes) -> Iterator[None]:
+    """While the core computes ``request``'s odds (``Ruleset.cached_odds``): ``for_odds`` of
+    that request keys ``once`` by ``key``, as its resolve does, without writing its JSON."""
+    before = list(_ANSWERING)
+    _ANSWERING[:] = [request, key]
+    try:
+        yield
+    finally:
+        _ANSWERING[:] = before
 
 
 def forget_once() -> None:

@@ -33,7 +33,7 @@ from firefight.dice import Roller
 from firefight.effects import apply_effects
 from firefight.errors import FirefightError, validation_error
 from firefight.models import ActionRequest, Resolution
-from firefight.record import Recorder, dump_request, forget_once
+from firefight.record import Recorder, answering, dump_request, forget_once
 from firefight.resources import TEMPLATE_DIRS, package_dir
 
 # Odds keys a result keeps for its card (the rest is the dialog's).
@@ -74,7 +74,8 @@ class Action:
     # one engagement with dice from ``face(faces)`` and returns what the lab counts of what
     # ``resolve`` would record with those faces, or None for a request it does not cover. It
     # reuses the resolver's rule functions; tests/engine/test_sim_engage.py checks it against
-    # ``resolve`` face by face.
+    # ``resolve`` face by face. ``run`` may carry ``run.many(n, uniforms)``: the engagements of
+    # ``n`` runs at once, each face ``int(uniforms() * faces) + 1``, the same as one by one.
     engage: Callable[[Any], Callable[[Face], Engagement] | None] | None = None
 
 
@@ -140,7 +141,7 @@ class Ruleset:
         the odds and the work done once per request (``Recorder.once``)."""
         act = self.action(request.action)
         rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id,
-                       request_key=None if parsed is None else parsed.json)
+                       request_key=None if parsed is None else parsed.key)
         act.resolve(request, rec)
         if act.rounds is not None:
             fired = rec.outcome[ROUNDS_FIRED] = act.rounds(request)
@@ -149,7 +150,7 @@ class Ruleset:
                 rec.outcome[ROUNDS_LEFT] = max(0, ammo.loaded - fired)
                 rec.outcome[ROUNDS_CAPACITY] = ammo.capacity
         dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
-        odds = self.cached_odds(request, json=None if parsed is None else parsed.json
+        odds = self.cached_odds(request, key=None if parsed is None else parsed.key
                                 ) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
         if act.odds_on_card is not None and not act.odds_on_card(request):
@@ -159,6 +160,11 @@ class Ruleset:
         if shown and act.odds_label_key and "label_key" not in shown:
             shown["label_key"] = act.odds_label_key
         return act, rec, dumped, shown
+
+    def load_data(self) -> None:
+        """Load what a first request reads beyond the ruleset's modules (its tables, validated
+        once): the worker's warm-up calls it once idle after ``ready`` (``bridge.warm_up``).
+        Nothing by default."""
 
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
@@ -170,21 +176,23 @@ class Ruleset:
 
     def cached_odds(self, request: BaseModel,
                     compute: Callable[[Any], dict[str, Any]] | None = None, *,
-                    json: str | None = None) -> dict[str, Any]:
+                    key: str | bytes | None = None) -> dict[str, Any]:
         """``odds`` (or ``compute``) of a validated request, computed once per distinct request
         and kept in a bounded cache (issue 17: odds were recomputed inside every resolve).
-        Odds depend on nothing but the request, so the key is the request itself (``json``:
-        its ``model_dump_json()`` when the caller has it). The dict is shared: read it, never
-        change it (``firefight.odds`` hands out a copy)."""
+        Odds depend on nothing but the request, so the key is the request itself (``key``:
+        its key in the parse cache, ``Parsed.key``, when the caller has it; else its
+        ``model_dump_json()``). The dict is shared: read it, never change it (``firefight.odds``
+        hands out a copy)."""
         fn = compute or self.odds
-        key = (self.id, getattr(fn, "__qualname__", repr(fn)), type(request),
-               request.model_dump_json() if json is None else json)
-        found = _ODDS_CACHE.get(key)
+        request_key = request.model_dump_json() if key is None else key
+        cache_key = (self.id, getattr(fn, "__qualname__", repr(fn)), type(request), request_key)
+        found = _ODDS_CACHE.get(cache_key)
         if found is not None:
-            _ODDS_CACHE.move_to_end(key)
+            _ODDS_CACHE.move_to_end(cache_key)
             return found
-        value = fn(request)
-        _ODDS_CACHE[key] = value
+        with answering(request, request_key):  # the odds' recorder keys ``once`` by it too
+            value = fn(request)
+        _ODDS_CACHE[cache_key] = value
         if len(_ODDS_CACHE) > ODDS_CACHE_SIZE:
             _ODDS_CACHE.popitem(last=False)  # least recently used
         return value
@@ -311,7 +319,10 @@ PARSE_CACHE_SIZE = 512
 class Parsed(NamedTuple):
     ruleset: Ruleset
     model: BaseModel
-    json: str  # ``model.model_dump_json()``: the key of its odds and of ``Recorder.once``
+    # The key of its odds and of ``Recorder.once``: the request as the parse cache keys it (the
+    # model is a function of it), else ``model.model_dump_json()`` (issue 27: writing the JSON
+    # was a twentieth of a new request's resolve, and the odds wrote it again).
+    key: str | bytes
 
 
 _PARSE_CACHE: OrderedDict[bytes, Parsed] = OrderedDict()
@@ -331,7 +342,7 @@ def parse_cached(request: dict[str, Any]) -> Parsed:
             return found
     ruleset = get(request.get("ruleset"))
     model = ruleset.parse(request)
-    made = Parsed(ruleset, model, model.model_dump_json())
+    made = Parsed(ruleset, model, model.model_dump_json() if key is None else key)
     if key is not None:
         _PARSE_CACHE[key] = made
         if len(_PARSE_CACHE) > PARSE_CACHE_SIZE:

@@ -169,20 +169,22 @@ class _Engagements:
         one = self.one
         return Counter([one(draw) for _ in range(n)])
 
-    def one(self, draw: Callable[[], float]) -> Any:
-        """One engagement: its leaf, walking the tree (and resolving a path not seen before)."""
+    def one(self, draw: Callable[[], float], given: Sequence[int] = ()) -> Any:
+        """One engagement: its leaf, walking the tree (and resolving a path not seen before).
+        ``given``: its first faces, drawn already (by the action's fast path)."""
         node = self.root
         if node is not None and node[0] == 0:
             return node[1]
         path: list[int] = []
         while True:
             if node is None:
-                return self._resolve(path, draw)
-            value = int(draw() * node[0]) + 1
+                return self._resolve([*path, *given[len(path):]], draw)
+            i = len(path)
+            value = given[i] if i < len(given) else int(draw() * node[0]) + 1
             path.append(value)
             nxt = node[1].get(value)
             if nxt is None:
-                return self._resolve(path, draw)
+                return self._resolve([*path, *given[len(path):]], draw)
             if type(nxt) is tuple:
                 return nxt
             node = nxt
@@ -195,7 +197,9 @@ class _Engagements:
         def face(faces: int) -> int:
             return int(draw() * faces) + 1  # as Foundry maps a uniform to a die
 
-        seen: Counter[Engagement] = Counter([engagement(face) for _ in range(n)])
+        many = getattr(engagement, "many", None)  # the same engagements, n at a time
+        seen: Counter[Engagement] = Counter(
+            many(n, draw) if many is not None else [engagement(face) for _ in range(n)])
         counts: Counter[Labels] = Counter()
         for (outcome, effects), k in seen.items():
             counts[tally(self.ruleset, dict(outcome), effects)] += k
@@ -286,14 +290,42 @@ def shots(ruleset: Ruleset, request: dict[str, Any], chains: int, rng: random.Ra
                 return False, key(ruleset.apply(stats, effects)["stats"]) if effects else state
 
             found = trees[state] = _Engagements(ruleset, model, leaf)
+            engage = ruleset.action(getattr(model, "action", None)).engage
+            fast[state] = engage(model) if engage is not None else None
         return found
+
+    # The action's fast path first (``Action.engage``, issue 27: a chain of a 60-round burst
+    # was a full resolve a shot, half of the lab's time): a shot that puts the target out ends
+    # the chain there; any other is resolved in full from the faces the fast path read (the
+    # tree's), for the effects it leaves on the target.
+    fast: dict[str, Callable[[Face], Engagement] | None] = {}
+    draw = rng.random
+
+    def shot_at(state: str) -> tuple[bool, str]:
+        found = tree(state)
+        engagement = fast[state]
+        if engagement is None:
+            out: tuple[bool, str] = found.one(draw)
+            return out
+        read: list[int] = []
+
+        def face(faces: int) -> int:
+            value = int(draw() * faces) + 1  # as _PathDice draws it
+            read.append(value)
+            return value
+
+        outcome, effects = engagement(face)
+        if "incapacitated" in tally(ruleset, dict(outcome), effects):
+            return True, ""
+        again: tuple[bool, str] = found.one(draw, read)
+        return again
 
     start = key(first)
     taken: Counter[int] = Counter()
     for _ in range(chains):
         state = start
         for shot in range(1, MAX_SHOTS + 1):
-            out, state = tree(state).one(rng.random)
+            out, state = shot_at(state)
             if out:
                 taken[shot] += 1
                 break

@@ -511,6 +511,40 @@ def test_a_request_seen_again_is_not_validated_again(monkeypatch: pytest.MonkeyP
     assert len(calls) == 2
 
 
+@pytest.mark.parametrize("name", ["soe_rhino.json", "dpv_attack.json",
+                                  "percentile_rifleman.json"])
+def test_a_new_requests_resolve_writes_no_json_and_builds_its_ledgers_once(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: the parse cache's key is the request's key for its odds and for the work done
+    once (``Parsed.key``), so a new request's resolve never writes the request's JSON, and its
+    odds share the ledgers the roll built (``record.answering``)."""
+    from pydantic import BaseModel
+
+    registry.clear_odds_cache()
+    request = example(name)
+    expected = firefight.resolve(request, seed=2)
+    registry.clear_odds_cache()
+    written = []
+    real_json = BaseModel.model_dump_json
+
+    def counting_json(self: BaseModel, **kwargs: Any) -> str:
+        written.append(type(self).__name__)
+        return real_json(self, **kwargs)
+
+    monkeypatch.setattr(BaseModel, "model_dump_json", counting_json)
+    built = []
+    real_once = Recorder.once
+
+    def counting_once(self: Recorder, name: str, build: Any) -> Any:
+        return real_once(self, name, lambda r: (built.append(name), build(r))[1])
+
+    monkeypatch.setattr(Recorder, "once", counting_once)
+    assert firefight.resolve(request, seed=2) == expected
+    assert written == []
+    assert built
+    assert len(built) == len(set(built)), built  # each piece of work once
+
+
 def _armor(piece: dict[Any, Any]) -> dict[str, Any]:
     request = example("percentile_rifleman.json")
     request["target"]["armor"] = [piece]  # free-form data, kept as sent

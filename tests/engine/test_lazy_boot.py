@@ -67,3 +67,37 @@ def test_every_built_in_catalog_builds() -> None:
             assert ruleset.catalog()["id"] == ruleset.id
     assert not [s for s in registry.plugin_status() if not s["ok"] and
                 s["name"] in {"soe", "percentile", "shock", "dpv"}]
+
+
+# The worker's warm-up once idle after `ready` (firefight.bridge.warm_up): what the first shot
+# of the world's ruleset would wait for, loaded ahead; another ruleset's left for later.
+WARM_SCRIPT = """
+import json, sys
+from firefight import bridge, registry
+loaded = lambda: sorted(m for m in {names!r} if m in sys.modules)
+bridge.warm_up({ruleset!r})
+seen = {{"warm": loaded()}}
+from firefight import cards
+ruleset = registry.get({ruleset!r} or "soe")
+seen["complete"] = all(a.request.__pydantic_complete__ for a in ruleset.actions)
+seen["templates"] = [k[1] for k in cards.environment().cache]
+data = sys.modules[type(ruleset).__module__ + ".data"]
+seen["tables"] = data.tables.cache_info().currsize  # Ruleset.load_data
+bridge.warm_up("no_such_ruleset")  # a plugin whose wheel failed: left to its first request
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.skipif(IN_PYODIDE, reason="starts a fresh interpreter")
+@pytest.mark.parametrize(("ruleset", "imported"), [("dpv", "dpv"), ("", "soe")])
+def test_the_warm_up_loads_the_cards_and_the_worlds_ruleset(ruleset: str, imported: str
+                                                            ) -> None:
+    script = WARM_SCRIPT.format(names=LATER + RULESETS, ruleset=ruleset)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["warm"] == ["firefight.cards", f"firefight.rulesets.{imported}", "jinja2"]
+    assert seen["complete"]  # every request model's validator built (``defer_build``)
+    assert seen["templates"] == [registry.get(imported).card_template]
+    assert seen["tables"] == 1

@@ -4,6 +4,7 @@ cross-checks the exact odds: the sampled shares must agree with them."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -211,3 +212,24 @@ def test_the_sim_command_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
     wide = sim_text(firefight.simulate(example("percentile_semi_60.json"), 500, seed=1))
     assert max(len(line) for line in wide.splitlines()) < 120
+
+
+def test_a_tree_walk_from_faces_drawn_already_is_their_resolve() -> None:
+    """``shots`` plays a chain's shot by the action's fast path first and, when the target is
+    not out, walks the tree from the faces that path read (``_Engagements.one(draw, given)``):
+    the leaf is what ``resolve`` makes of those faces, whether the tree knew the path or not."""
+    from firefight.dice import Roller
+
+    for name in ("percentile_rifleman.json", "soe_rhino.json"):
+        ruleset, model = firefight.api.parse(example(name))
+        tree = sim._Engagements(ruleset, model)
+        rng = random.Random(4)
+
+        def no_draw() -> float:
+            raise AssertionError("the given faces were all the resolve needed")
+
+        for _ in range(300):
+            dice = sim._PathDice([], rng.random)
+            expected = sim.labels(ruleset, ruleset.resolve(model, Roller(dice)))
+            assert tree.one(no_draw, [v for _, v in dice.read]) == expected
+        assert tree.leaves > 1

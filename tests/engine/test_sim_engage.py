@@ -113,3 +113,34 @@ def test_the_lab_takes_the_fast_path_and_counts_every_engagement() -> None:
               if any(x.startswith("state:") for x in (k, *r.get("same_as", [])))]
     assert sum(states) == 3_000
     assert out == firefight.simulate(example("percentile_semi_60.json"), 3_000, seed=1)
+
+
+@pytest.mark.parametrize("request_", [
+    example("percentile_semi_60.json"), example("percentile_rifleman.json"),
+    _variant("percentile_rifleman.json", **{"target.stats.life_force": 0}),
+    _variant("percentile_rifleman.json", **{"target.stats.life_force": 30}),
+    _variant("percentile_semi_60.json", **{"options.rounds": 5, "options.hasty_fire": True,
+                                           "weapon.weapon_class": "pistol"}),
+])
+def test_many_engagements_at_once_are_those_one_at_a_time(request_: dict[str, Any]) -> None:
+    """The lab's ``many`` (a block of rolls drawn at a time) gives the engagements ``run``
+    gives from the same uniforms, in order, and leaves the uniforms read the same way."""
+    ruleset, model = firefight.api.parse(request_)
+    engage = ruleset.action(model.action).engage
+    assert engage is not None
+    run = engage(model)
+    assert run is not None
+    many = run.many  # type: ignore[attr-defined]
+    for seed in (1, 2):
+        draw = random.Random(seed).random
+
+        def face(faces: int, draw: Any = draw) -> int:
+            return int(draw() * faces) + 1
+
+        one_by_one = [run(face) for _ in range(2_000)]
+        assert many(2_000, random.Random(seed).random) == one_by_one
+        # In two calls (a chunk's stream read on where the last left it): the same again,
+        # after the first call's last block.
+        rng = random.Random(seed)
+        first = many(700, rng.random)
+        assert first == one_by_one[:700]

@@ -244,9 +244,10 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
 
 
 def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[str]]) -> None:
-    """`ready` comes before Jinja2 and the card module are imported (the engine loads them on
-    first use); once the worker is idle after booting it imports them, so the first shot does not
-    wait for them (js-shim/engine/engine-worker.mjs `warmUpWhenIdle`)."""
+    """`ready` comes before Jinja2, the card module and the world's ruleset are imported (the
+    engine loads them on first use); once the worker is idle after booting it imports them, so
+    the first shot does not wait for them (engine/engine-worker.mjs `warmUpWhenIdle`,
+    firefight.bridge `warm_up`): the ruleset the client named, not the default one."""
     from playwright.sync_api import sync_playwright
 
     base, _ = server
@@ -256,21 +257,26 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
         try:
             page = browser.new_page()
             page.goto(base + "/recovery")
+            page.evaluate("worker.postMessage({type: 'ruleset', id: 'dpv'})")  # as EngineClient
             page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
             ask = "(m) => worker.postMessage({test: 'loaded', module: m})"
-            page.evaluate(ask, "firefight.bridge")
-            page.evaluate(ask, "firefight.cards")
-            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 2")
+            modules = ("firefight.bridge", "firefight.cards", "firefight.rulesets.dpv")
+            for module in modules:
+                page.evaluate(ask, module)
+            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 3")
             early = {e["module"]: e["loaded"] for e in page.evaluate("events")
                      if e.get("type") == "loaded"}
-            assert early == {"firefight.bridge": True, "firefight.cards": False}
+            assert early == {"firefight.bridge": True, "firefight.cards": False,
+                             "firefight.rulesets.dpv": False}
             page.wait_for_timeout(1500)  # idle
-            page.evaluate(ask, "jinja2")
-            page.evaluate(ask, "firefight.cards")
-            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 4")
-            late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][2:]
+            for module in ("jinja2", "firefight.cards", "firefight.rulesets.dpv",
+                           "firefight.rulesets.soe"):
+                page.evaluate(ask, module)
+            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 7")
+            late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][3:]
             assert [(e["module"], e["loaded"]) for e in late] == [
-                ("jinja2", True), ("firefight.cards", True)]
+                ("jinja2", True), ("firefight.cards", True), ("firefight.rulesets.dpv", True),
+                ("firefight.rulesets.soe", False)]
             # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
             # library deleted (engine/site-bundle.mjs `compactFiles`): a shot reads them (its
             # card's template) and validates with pydantic-core.

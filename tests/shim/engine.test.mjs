@@ -151,6 +151,7 @@ function fakeEngine(handler = (m) => ({ ok: true, value: m.op }), { bootMs = 2, 
         setTimeout(() => this.emit({ type: "watching" }), 0);
         return;
       }
+      if (msg.type === "wheels" || msg.type === "ruleset") return; // what to load, not a call
       this.queue.push(msg);
       this.next();
     }
@@ -236,6 +237,21 @@ test("a call caught in a second crash fails with a clear error (retried once)", 
     && /“resolve”/.test(err.message) && /crash 1/.test(err.message));
   assert.equal(workers.length, 3, "first crash: retried on worker 1; second: failed, and worker 2 started");
   assert.equal(workers[1].posted.filter((m) => !m.type).length, 1);
+});
+
+test("every worker started is told the world's ruleset, to import ahead once idle (a restarted one too)", async () => {
+  const { FakeWorker, workers } = fakeEngine((m, w) => {
+    if (w.n === 0) {
+      setTimeout(() => w.onerror?.({ message: "crash" }), 0);
+      return NO_REPLY;
+    }
+    return { ok: true, value: m.op };
+  });
+  const client = new EngineClient("w.mjs", { WorkerClass: FakeWorker });
+  client.ruleset = "duel";
+  assert.equal(await client.call("odds"), "odds");
+  assert.equal(workers.length, 2);
+  for (const worker of workers) assert.deepEqual(worker.posted.filter((m) => m.type === "ruleset"), [{ type: "ruleset", id: "duel" }]);
 });
 
 test("a worker that ends without a word (terminated from outside) is noticed through its Web Lock, and the call is answered after the restart", async () => {

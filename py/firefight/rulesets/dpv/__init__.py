@@ -224,5 +224,8 @@ class TwoThousandThreeHundred(Ruleset):
         "avoid": "2300ad COMBAT TASKS, \"To avoid a diving blow\"",
     }
 
+    def load_data(self) -> None:
+        tables()  # read and validated on first use (data.tables): ahead of the first shot
+
 
 RULESET = TwoThousandThreeHundred()

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.percentile import odds, small_arms
+from firefight.rulesets.percentile.data import tables
 from firefight.rulesets.percentile.models import (
     SIGHTING_TURNS_MAX,
     P,
@@ -49,6 +50,9 @@ class Percentile(Ruleset):
         "sighting": {"action": "sight_in", "field": "sighting_turns", "max": SIGHTING_TURNS_MAX},
     }
     house_steps: ClassVar[dict[str, str]] = {small_arms.STEP: small_arms.STEP_SOURCE}
+
+    def load_data(self) -> None:
+        tables()  # read and validated on first use (data.tables): ahead of the first shot
 
 
 RULESET = Percentile()

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Literal, NamedTuple
 
 from firefight.errors import named, rule_error
@@ -432,4 +433,45 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
             effects += (("state", "dead"),)
         return (("hit", hit), ("state", state)), effects
 
+    # What each roll takes off the target's life force, by its two faces less one (tens * 11
+    # + ones; every die of an engagement is a d10), None for a miss: a kill takes more than
+    # all of it.
+    takes = [None if r is None else life_before + 1 if r[0] else r[1] for r in hits[12:]]
+
+    def block() -> list[int | None]:
+        """The next BLOCK rolls, from 2 * BLOCK uniforms, tens first (issue 27: a call of
+        ``face`` per die was most of a burst's engagement)."""
+        return [takes[int(draw() * 10) * 11 + int(draw() * 10)] for _ in range(BLOCK)]
+
+    draw: Callable[[], float] = float
+
+    def many(n: int, uniforms: Callable[[], float]) -> list[Engagement]:
+        """``[run(face) for _ in range(n)]`` with ``face(faces) = int(uniforms() * faces) + 1``
+        (``sim``): the same engagements from the same uniforms, read a block of rolls at a
+        time (the last block's unread uniforms are drawn and left)."""
+        nonlocal draw
+        draw = uniforms
+        roll = chain.from_iterable(iter(block, None)).__next__
+        out = []
+        for _ in range(n):
+            life, hit = life_before, False
+            for _ in range(rolls):
+                r = roll()
+                if r is not None:
+                    hit = True
+                    life -= r
+                    if life <= 0:
+                        life = 0
+                        break  # dead: as ``run``
+            found = ends.get((life, hit))
+            if found is None:
+                found = ends[life, hit] = end(life, hit)
+            out.append(found)
+        return out
+
+    run.many = many  # type: ignore[attr-defined]
     return run
+
+
+# Rolls drawn at a time by the lab's ``many``.
+BLOCK = 512

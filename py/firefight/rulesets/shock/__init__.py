@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from firefight.registry import Action, Ruleset
 from firefight.rulesets.shock import activation, damage, mission, to_hit, wounds
+from firefight.rulesets.shock.data import tables
 from firefight.rulesets.shock.models import (
     ID,
     STATES,
@@ -123,6 +124,9 @@ class Shock(Ruleset):
                      "when it rolls)",
         damage.SEVERITY: "shock Location Severity: 1d10 + damage class Mod",
     }
+
+    def load_data(self) -> None:
+        tables()  # read and validated on first use (data.tables): ahead of the first shot
 
 
 RULESET = Shock()

@@ -28,6 +28,7 @@ from firefight.rulesets.soe import (
     task,
     to_hit,
 )
+from firefight.rulesets.soe.data import tables
 from firefight.rulesets.soe.models import (
     SoeArmor,
     SoeAttackRequest,
@@ -128,6 +129,9 @@ class StarsOfEmpire(Ruleset):
         "task": "soe 2.1.2, \"Opposed Roll + RANT\": any task's situation specific modifiers",
     }
     apply = staticmethod(actor.apply)
+
+    def load_data(self) -> None:
+        tables()  # read and validated on first use (data.tables): ahead of the first shot
 
 
 RULESET = StarsOfEmpire()

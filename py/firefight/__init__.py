@@ -12,7 +12,7 @@ from firefight.api import apply, catalog, list_rulesets, odds, rescan, resolve, 
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
 from firefight.errors import FirefightError
 from firefight.house import HouseRule, register_house_rule
-from firefight.models import ActionRequest, Modifier
+from firefight.models import ActionRequest, Condition, ConditionModifier, Modifier
 from firefight.record import Recorder
 from firefight.registry import Action, Ruleset, plugin_status, register
 
@@ -48,6 +48,8 @@ def simulate(request: dict[str, Any], n: int = 100_000, seed: int | None = None,
 __all__ = [
     "Action",
     "ActionRequest",
+    "Condition",
+    "ConditionModifier",
     "DiceSource",
     "EntropyDice",
     "FirefightError",

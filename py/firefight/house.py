@@ -23,7 +23,14 @@ import re
 import types
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    create_model,
+    model_serializer,
+)
 
 from firefight.errors import FirefightError, validation_error
 from firefight.models import CONDITIONS_FIELD, CONDITIONS_MAX, Condition, Modifier, Strict
@@ -309,6 +316,21 @@ def added_fields(ruleset_id: str, kind: str) -> dict[str, Any]:
     return fields
 
 
+class _Added(BaseModel):
+    """The base of an extended model: the fields house rules added are dumped only when set,
+    so a request or an actor that names none of them is dumped as it always was."""
+
+    __added__: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _unset_added_left_out(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in self.__added__ - self.model_fields_set:
+                data.pop(name, None)
+        return data
+
+
 def added_model(ruleset_id: str, kind: str) -> type[BaseModel] | None:
     """The fields the house rules add to ``kind`` as a model of their own (None: no field)."""
     if not _RULES and ruleset_id not in _RULESET_CONDITIONS:
@@ -335,8 +357,10 @@ def extended(ruleset_id: str, kind: str, model: type[BaseModel]) -> type[BaseMod
                 raise FirefightError(f"a house rule adds {name!r}, already a field of "
                                      f"{model.__name__}", code="plugin_error")
         found = _EXTENDED[key] = create_model(
-            model.__name__, __base__=model, __module__=model.__module__, **fields
+            model.__name__, __base__=(model, _Added), __module__=model.__module__, **fields
         ) if fields else model
+        if found is not model:
+            found.__added__ = frozenset(fields)
     return found
 
 

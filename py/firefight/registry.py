@@ -631,7 +631,8 @@ def apply_with_house_fields(ruleset: Ruleset, stats: dict[str, Any],
     out = ruleset.apply({k: v for k, v in stats.items() if k not in names},
                         [e for e in effects if e not in mine])
     part = apply_effects(added, {k: v for k, v in stats.items() if k in names}, mine)
-    out["stats"].update(part["stats"])
+    changed = {c["field"] for c in part["changes"]}
+    out["stats"].update({k: v for k, v in part["stats"].items() if k in stats or k in changed})
     out["changes"] += part["changes"]
     out["conditions"] += part["conditions"]
     return out

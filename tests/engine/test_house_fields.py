@@ -161,8 +161,15 @@ def test_the_item_and_sheet_tabs_get_the_fields(bipod: None) -> None:
 def test_without_the_rule_the_tabs_have_no_such_field() -> None:
     soe = next(r for r in firefight.catalog()["rulesets"] if r["id"] == "soe")
     assert "bipod" not in soe["items"]["weapon"]["properties"]
-    assert "conditions" not in soe["stats"]["properties"]
+    assert "steady" not in soe["stats"]["properties"]
     assert "error" in firefight.api.item("soe", {"category": "weapon", "bipod": True})
+
+
+def test_a_request_naming_no_added_field_is_dumped_as_before(bipod: None) -> None:
+    result = firefight.resolve(SHOT, seed=3)
+    assert "bipod" not in result["request"]["weapon"]
+    assert "conditions" not in result["request"]["attacker"]["stats"]
+    assert "steady" not in firefight.apply("soe", {"marksmanship": 12}, [])["stats"]
 
 
 # --- conditions --------------------------------------------------------------------------------

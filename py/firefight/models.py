@@ -197,7 +197,8 @@ class Step(Frozen):
 
     id: str
     label_key: str
-    kind: Literal["opposed", "percentile", "target_number", "table", "info"] = "opposed"
+    # "pool": a dice pool whose faces are counted, not summed (the card shows no sum).
+    kind: Literal["opposed", "percentile", "target_number", "table", "info", "pool"] = "opposed"
     dice: list[int] = Field(default_factory=list, description="indexes into the result's dice")
     modifier_total: int = 0
     numbers: dict[str, Any] = Field(default_factory=dict)

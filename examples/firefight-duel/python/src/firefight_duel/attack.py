@@ -48,7 +48,8 @@ def _left(request: DuelAttack) -> int:
 
 def odds(request: DuelAttack) -> dict[str, Any]:
     """Exact chances: of a hit (d20), and of the target going down (d20 and the damage die)."""
-    net = sum(m.value for m in to_hit_ledger(request))
+    mods = to_hit_ledger(request)
+    net = sum(m.value for m in mods)
     sides = request.weapon.damage
     hit = Fraction(sum(_hits(f, net, request) for f in range(1, 21)), 20)
     down = Fraction(0)
@@ -60,7 +61,8 @@ def odds(request: DuelAttack) -> dict[str, Any]:
                          20 * sides)
     return {"probability": float(hit), "exact": f"{hit.numerator}/{hit.denominator}",
             "net_modifier": net, "down_probability": float(down),
-            "down_exact": f"{down.numerator}/{down.denominator}"}
+            "down_exact": f"{down.numerator}/{down.denominator}",
+            "modifiers": [m.model_dump(mode="json") for m in mods]}  # the dialog's "Why"
 
 
 def attack(request: DuelAttack, rec: Recorder) -> None:

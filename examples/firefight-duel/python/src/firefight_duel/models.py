@@ -64,3 +64,17 @@ class DuelAttack(ActionRequest):
     range: Distance = Field(default_factory=lambda: Distance(value=0))
     options: DuelOptions = Field(default_factory=DuelOptions)
     settings: DuelSettings = Field(default_factory=DuelSettings)
+
+
+class BrawlOptions(Strict):
+    """The brawl dialog."""
+
+    all_in: bool = Field(default=False, json_schema_extra=labels.label("all_in"))
+
+
+class DuelBrawl(ActionRequest):
+    ruleset: Literal["duel"]
+    action: Literal["brawl"] = "brawl"
+    attacker: Duellist
+    target: Duellist
+    options: BrawlOptions = Field(default_factory=BrawlOptions)

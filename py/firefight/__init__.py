@@ -8,7 +8,16 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from firefight.api import apply, catalog, list_rulesets, odds, rescan, resolve, schema
+from firefight.api import (
+    apply,
+    catalog,
+    end_conditions,
+    list_rulesets,
+    odds,
+    rescan,
+    resolve,
+    schema,
+)
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
 from firefight.errors import FirefightError
 from firefight.house import HouseRule, register_house_rule
@@ -62,6 +71,7 @@ __all__ = [
     "__version__",
     "apply",
     "catalog",
+    "end_conditions",
     "list_rulesets",
     "odds",
     "plugin_status",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import re
 import types
-from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, cast, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -360,7 +360,7 @@ def extended(ruleset_id: str, kind: str, model: type[BaseModel]) -> type[BaseMod
             model.__name__, __base__=(model, _Added), __module__=model.__module__, **fields
         ) if fields else model
         if found is not model:
-            found.__added__ = frozenset(fields)
+            cast("type[_Added]", found).__added__ = frozenset(fields)
     return found
 
 

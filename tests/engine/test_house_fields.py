@@ -200,11 +200,11 @@ def test_an_apply_condition_ends_with_the_result_that_used_it(bipod: None) -> No
 
 def test_turn_and_round_conditions_end_when_the_table_says(bipod: None) -> None:
     stats = {"marksmanship": 12, "conditions": ["pinned", "braced", "ducked"]}
-    assert firefight.api.end_conditions("soe", stats, "turn")["stats"]["conditions"] == \
+    assert firefight.end_conditions("soe", stats, "turn")["stats"]["conditions"] == \
         ["braced", "ducked"]
-    assert firefight.api.end_conditions("soe", stats, "round")["stats"]["conditions"] == \
+    assert firefight.end_conditions("soe", stats, "round")["stats"]["conditions"] == \
         ["pinned", "braced"]
-    assert "error" in firefight.api.end_conditions("soe", stats, "never")
+    assert "error" in firefight.end_conditions("soe", stats, "never")
 
 
 def test_after_sets_a_condition_and_its_odds_stay_exact(pin: None) -> None:

@@ -52,5 +52,5 @@ def test_a_dazzled_shooter_has_two_less_to_hit() -> None:
     dazzled = {**SHOT, "attacker": {**SHOT["attacker"],
                                     "stats": {"marksmanship": 12, "conditions": ["dazzled"]}}}
     assert firefight.odds(dazzled)["net_modifier"] == plain["net_modifier"] - 2
-    ends = firefight.api.end_conditions("soe", {"conditions": ["dazzled"]}, "turn")
+    ends = firefight.end_conditions("soe", {"conditions": ["dazzled"]}, "turn")
     assert ends["stats"]["conditions"] == []

@@ -63,7 +63,7 @@ class Action:
     odds: Callable[[Any], dict[str, Any]] | None = None
     options: type[BaseModel] | None = None  # the action's dialog
     shown_odds: tuple[str, ...] = SHOWN_ODDS
-    odds_label_key: str = ""  # put on the result's odds when they carry none
+    odds_label_key: str = ""  # put on the odds (the dialog's and the card's) carrying none
     # Whether a request's card shows its odds at all (None: always); e.g. not when the referee
     # decided the hit and nothing was rolled for it.
     odds_on_card: Callable[[Any], bool] | None = None
@@ -171,6 +171,8 @@ class Ruleset:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
         act = self.action(request.action)
         found = house.odds(self.id, request, act.odds(request) if act.odds else {})
+        if act.odds_label_key and found and "label_key" not in found:  # the dialog's title too
+            found = {**found, "label_key": act.odds_label_key}
         if act.rounds is not None:  # known before the dice: a shot short of rounds is refused
             found = {**found, ROUNDS_FIRED: act.rounds(request)}
         return found

@@ -83,7 +83,8 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _request_schema(ruleset: registry.Ruleset) -> dict[str, Any]:
-    models = tuple(a.request for a in ruleset.actions)
+    models = tuple(house.request_model(ruleset.id, a.request, ruleset.stats_model,  # house fields
+                                       ruleset.item_models) for a in ruleset.actions)
     union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 - a runtime tuple
     schema: dict[str, Any] = TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]
     return i18n.label_request_fields(f"FIREFIGHT.{ruleset.id}", schema)
@@ -94,7 +95,7 @@ def schema(ruleset_id: str) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         ruleset = registry.get(ruleset_id)
-        cat = ruleset.catalog()
+        cat = registry.with_house_fields(ruleset.id, ruleset.catalog())
         return {
             "ruleset": ruleset.id,
             "request": _request_schema(ruleset),

@@ -154,6 +154,10 @@ def test_the_item_and_sheet_tabs_get_the_fields(bipod: None) -> None:
     conditions = soe["stats"]["properties"]["conditions"]
     assert conditions["items"]["enum"] == ["pinned", "braced", "ducked"]
     assert [c["id"] for c in soe["conditions"]] == ["pinned", "braced", "ducked"]
+    schema = firefight.schema("soe")  # the dialogs shape a request's weapon and sides by it
+    weapon = schema["request"]["$defs"]["SoeWeapon"]["properties"]
+    assert weapon["bipod"]["x-label-key"] == "FIREFIGHT.test_bipod.item.bipod.label"
+    assert "steady" in schema["stats"]["properties"]
     stored = firefight.api.item("soe", {"category": "weapon", "damage": 10, "bipod": True})
     assert stored["item"]["bipod"] is True
 

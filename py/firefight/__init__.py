@@ -19,7 +19,7 @@ from firefight.api import (
     schema,
 )
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
-from firefight.errors import FirefightError
+from firefight.errors import FirefightError, named, rule_error
 from firefight.house import HouseRule, register_house_rule
 from firefight.models import ActionRequest, Condition, ConditionModifier, Modifier
 from firefight.record import Recorder
@@ -73,6 +73,7 @@ __all__ = [
     "catalog",
     "end_conditions",
     "list_rulesets",
+    "named",
     "odds",
     "plugin_status",
     "register",
@@ -80,6 +81,7 @@ __all__ = [
     "render_card",
     "rescan",
     "resolve",
+    "rule_error",
     "schema",
     "simulate",
     "validate_result",

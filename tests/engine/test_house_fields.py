@@ -240,3 +240,13 @@ def test_before_changes_the_request_the_odds_and_the_roll_see() -> None:
         house.unregister_house_rule("test_scope")
     assert scoped == firefight.odds(shot(range__value=50))
     assert result["request"]["range"]["value"] == 50
+
+
+def test_a_refusal_naming_an_items_field_gets_its_label() -> None:
+    """Issue 26 item 3: ``weapon.max_range_m`` is labelled as the item sheet labels it."""
+    from firefight.errors import label_key
+
+    assert label_key(["weapon", "max_range_m"], "soe") == "FIREFIGHT.soe.item.max_range_m.label"
+    assert label_key(["target", "armor", 0, "vs_rifle"], "soe") == \
+        "FIREFIGHT.soe.item.vs_rifle.label"
+    assert label_key(["range", "units"], "soe") is None

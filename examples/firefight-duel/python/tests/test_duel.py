@@ -54,3 +54,36 @@ def test_the_brawl_odds_are_exact_over_every_roll() -> None:
     assert Fraction(odds["exact"]) == 1 - Fraction(counts[0], 6**4)
     assert [m["key"] for m in odds["modifiers"]] == ["FIREFIGHT.duel.mod.pool",
                                                      "FIREFIGHT.duel.mod.skill"]
+
+
+def test_a_duellist_who_is_down_is_refused_by_field() -> None:
+    down = {**ATTACK, "attacker": {"name": "", "stats": {"state": "unconscious"}}}
+    error = firefight.odds(down)["error"]
+    assert error["message"] == "the attacker is down and cannot attack"
+    assert error["key"] == "FIREFIGHT.duel.error.down.message"
+    field = error["fields"][0]
+    assert (field["field"], field["label_key"]) == ("attacker.stats.state",
+                                                     "FIREFIGHT.duel.stat.state")
+    assert firefight.resolve(down, dice=[9, 5])["error"]["key"] == error["key"]
+
+
+def test_a_gun_fires_its_rounds() -> None:
+    gun = {**ATTACK, "weapon": {"name": "Pistol", "damage": 6, "rounds": 1}}
+    assert firefight.odds(gun)["rounds_fired"] == 1
+    assert firefight.resolve(gun, dice=[9, 5])["outcome"]["rounds_fired"] == 1
+    assert firefight.odds(ATTACK)["rounds_fired"] == 0  # a sabre fires none
+
+
+def test_the_balance_labs_fast_path_is_the_resolver_face_by_face() -> None:
+    from firefight_duel.attack import engage_attack
+    from firefight_duel.models import DuelAttack
+
+    request = DuelAttack.model_validate(ATTACK)
+    run = engage_attack(request)
+    for roll in range(1, 21):
+        for damage in range(1, 7):
+            faces = iter([roll, damage])
+            outcome, effects = run(lambda _sides: next(faces))
+            result = firefight.resolve(ATTACK, dice=[roll, damage])
+            assert dict(outcome) == {k: result["outcome"][k] for k, _ in outcome}
+            assert [k for k, _ in effects] == [e["kind"] for e in result["effects"]]

@@ -27,7 +27,9 @@ class Duel(Ruleset):
     id = "duel"
     label_key = "FIREFIGHT.duel.name"
     actions = (Action("attack", DuelAttack, attack.attack, attack.odds, options=DuelOptions,
-                      odds_label_key="FIREFIGHT.duel.odds.hit"),
+                      odds_label_key="FIREFIGHT.duel.odds.hit",
+                      rounds=lambda request: request.weapon.rounds,  # off its magazine
+                      engage=attack.engage_attack),
                Action("brawl", DuelBrawl, brawl.brawl, brawl.odds, options=BrawlOptions,
                       odds_label_key="FIREFIGHT.duel.odds.brawl"))
     settings_model = DuelSettings

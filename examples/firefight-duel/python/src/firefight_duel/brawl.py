@@ -12,6 +12,7 @@ from math import comb
 from typing import Any
 
 from firefight import Modifier, Recorder
+from firefight_duel.attack import refuse_if_down
 from firefight_duel.models import DuelBrawl, P
 
 SUCCESS = 5  # rule 6: a 5 or a 6
@@ -37,6 +38,7 @@ def successes_chances(dice: int) -> list[Fraction]:
 def odds(request: DuelBrawl) -> dict[str, Any]:
     """Exact chances of at least one success and of the target going down, every count of
     successes as the dialog's outcome table, and the pool's rows for its "Why"."""
+    refuse_if_down(request.attacker)
     mods = pool_ledger(request)
     chances = successes_chances(sum(m.value for m in mods))
     stats = request.target.stats
@@ -53,6 +55,7 @@ def odds(request: DuelBrawl) -> dict[str, Any]:
 
 def brawl(request: DuelBrawl, rec: Recorder) -> None:
     """Roll the pool and count its successes (the card shows the faces, never their sum)."""
+    refuse_if_down(request.attacker)
     mods = rec.add(pool_ledger(request))
     _, die = rec.roll(6, count=sum(m.value for m in mods), purpose="pool", purpose_key="roll.pool")
     successes = sum(face >= SUCCESS for face in rec.faces(die))

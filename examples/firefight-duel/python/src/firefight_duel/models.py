@@ -37,6 +37,7 @@ class DuelWeapon(Strict):
     item_id: str | None = Field(default=None, max_length=200)
     category: Literal["weapon"] = "weapon"
     damage: Literal[4, 6, 8, 10, 12] = Field(default=6, description="the damage die")
+    rounds: int = Field(default=0, ge=0, le=10, description="rounds an attack fires (a blade: 0)")
 
 
 class DuelOptions(Strict):

@@ -207,6 +207,12 @@ def before(ruleset_id: str, request: BaseModel) -> BaseModel:
     return request
 
 
+def has_after(ruleset_id: str, request: BaseModel) -> bool:
+    """Whether a rule's ``after`` hook runs for this request (the balance lab's fast path
+    knows no hooks)."""
+    return bool(_hooked(ruleset_id, request, "after"))
+
+
 def after(ruleset_id: str, request: BaseModel, rec: Any) -> None:
     for rule, options, settings in _hooked(ruleset_id, request, "after"):
         rule.after(request, rec, options, settings)

@@ -250,3 +250,13 @@ def test_a_refusal_naming_an_items_field_gets_its_label() -> None:
     assert label_key(["target", "armor", 0, "vs_rifle"], "soe") == \
         "FIREFIGHT.soe.item.vs_rifle.label"
     assert label_key(["range", "units"], "soe") is None
+
+
+def test_the_balance_lab_counts_an_after_hook(pin: None) -> None:
+    """The lab's fast path (soe's engage) knows no hooks: with one it plays the full resolve."""
+    from firefight import registry
+
+    parsed = registry.parse_cached(SHOT)
+    assert house.has_after("soe", parsed.model)
+    lab = firefight.simulate(SHOT, n=300, seed=1)
+    assert lab["outcomes"]["effect:condition=pinned"]["count"] > 0

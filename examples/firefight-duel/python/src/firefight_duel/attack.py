@@ -15,14 +15,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from firefight import Modifier, Recorder, house, named, rule_error
+from firefight_duel.models import DuelAttack, Duellist, P
+
 # What the balance lab counts of one engagement (Action.engage): a die's faces -> a face, and
 # (the outcome's fields, the effects) as pairs.
 Face = Callable[[int], int]
 Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ...]]
-
-from firefight import Modifier, Recorder, house, named, rule_error
-from firefight_duel.models import DuelAttack, Duellist, P
-
 COVER = {"none": 0, "partial": -2, "full": -5}  # rule 3
 
 

@@ -332,7 +332,8 @@ class _Added(BaseModel):
     def _unset_added_left_out(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)
         if isinstance(data, dict):
-            for name in self.__added__ - self.model_fields_set:
+            # (a plain instance may stand where the extended model is: it has none to leave out)
+            for name in getattr(self, "__added__", frozenset()) - self.model_fields_set:
                 data.pop(name, None)
         return data
 
@@ -401,8 +402,10 @@ def _swapped(model: type[BaseModel], swap: dict[Any, Any], seen: dict[Any, Any]
         if ann is not info.annotation:
             made = copy.copy(info)
             made.annotation = ann
-            if info.default_factory in swap:  # ``Field(default_factory=SoeStats)``
-                made.default_factory = swap[info.default_factory]
+            factory = info.default_factory  # ``Field(default_factory=SoeCombatant)``: rebuilt too
+            rebuilt = swap.get(factory) or seen.get(factory)
+            if rebuilt is not None and rebuilt is not factory:
+                made.default_factory = rebuilt
             fields[name] = (ann, made)
     found: type[BaseModel] = create_model(
         model.__name__, __base__=model, __module__=model.__module__, **fields) if fields else model

@@ -272,8 +272,7 @@ def test_every_soe_action_resolves_with_a_rule_adding_fields(bipod: None) -> Non
         if ruleset != "soe":
             continue
         result = firefight.resolve(copy.deepcopy(request), seed=1)
-        assert "error" not in result or result["error"]["code"] != "internal_error", (action, result)
-        assert "result" in result or "steps" in result or "error" in result
+        assert "steps" in result, (action, result)
     task = firefight.resolve({"ruleset": "soe", "action": "task", "options": {"modifier": 2}},
                              seed=1)
     assert "conditions" not in task["request"]["character"]["stats"]

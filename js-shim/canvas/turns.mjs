@@ -16,6 +16,11 @@
 //   engine status id}: the token shows the status while any stat naming it is set (non-zero /
 //   true), kept in step whenever the actor's data changes.
 //
+// - the catalog's `conditions` (declared by a house rule or the ruleset, firefight.models.Condition):
+//   a condition in the actor's ruleset data (`conditions`) that `ends` "turn" is ended when its
+//   combatant's turn starts, one that ends "round" when a round starts (the engine's
+//   `end_conditions` decides; the actor's data is written back).
+//
 // Once per turn change: the moment handled last (the furthest forward: round, turn, activation
 // index, combatant) is kept on the combat (`flags.firefight.turnEvents`) and written BEFORE
 // anything is done for a new one, so a second GM's client, a GM who reloads mid-turn (the ready
@@ -32,7 +37,7 @@ import { reportError } from "../core/errors.mjs";
 import { resolveWithEntropy } from "../workflow/roll.mjs";
 import { postCard, speakerOf } from "../workflow/card.mjs";
 import { rulesetSettings } from "../world/settings.mjs";
-import { tableFeatures, currentRuleset } from "../world/catalog.mjs";
+import { rulesetInfo, tableFeatures, currentRuleset } from "../world/catalog.mjs";
 import { rulesetData, combatant as participantOf } from "../workflow/request.mjs";
 import { actionVariant, planRequest, rulesetSchema, shapeParticipant } from "../workflow/plan.mjs";
 import { statusPlan, setStatus } from "../systems/index.mjs";
@@ -44,6 +49,12 @@ export const MARK = "turnEvents";
 // --- pure helpers ------------------------------------------------------------------------------
 
 const isObject = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+
+/** The ids of a ruleset's declared conditions (its catalog's `conditions`) that end at `when`. */
+export function conditionsEndingAt(info, when) {
+  const declared = Array.isArray(info?.conditions) ? info.conditions : [];
+  return declared.filter((c) => isObject(c) && c.ends === when && typeof c.id === "string").map((c) => c.id);
+}
 
 /** A ruleset's follow-ups (`features.followUp`), the well-formed ones, `after` defaulting to "turn". */
 export function followUpsOf(features) {
@@ -183,7 +194,8 @@ export class TurnEvents {
     const features = tableFeatures(ruleset);
     const follow = followUpsOf(features);
     const turn = turnSpec(features);
-    if (!follow.length && !turn) return false;
+    const ending = { turn: conditionsEndingAt(rulesetInfo(ruleset), "turn"), round: conditionsEndingAt(rulesetInfo(ruleset), "round") };
+    if (!follow.length && !turn && !ending.turn.length && !ending.round.length) return false;
     const mark = combat.flags?.[MODULE_ID]?.[MARK] ?? null;
     if (!isAfter(moment, mark) || !this.settled(combat, moment, ruleset)) return false;
     await combat.update({ [`flags.${MODULE_ID}.${MARK}`]: moment });
@@ -191,6 +203,7 @@ export class TurnEvents {
     if (newRound) {
       if (turn && mark) await this.everyone(combat, ruleset, turn, "end");
       for (const c of combat.turns) await this.followUp(c, ruleset, follow, "round");
+      for (const c of combat.turns) await this.endConditions(c, ruleset, ending.round, "round");
       if (turn) {
         await this.roundStart(combat, ruleset, turn);
         // The round begins with the first of the new order (the highest initiative), unless a
@@ -210,6 +223,7 @@ export class TurnEvents {
       }
     }
     if (!now) return true;
+    await this.endConditions(now, ruleset, ending.turn, "turn");
     await this.followUp(now, ruleset, follow, "turn");
     // Passed on while the turn is still its own, and only while someone else is still in the
     // fight (never round after round for nobody).
@@ -218,6 +232,15 @@ export class TurnEvents {
       await combat.nextTurn();
     }
     return true;
+  }
+
+  /** End the conditions of a combatant's actor that end at `when` (`ids`: those declared so). */
+  async endConditions(c, ruleset, ids, when) {
+    const actor = c?.actor;
+    const stats = rulesetData(actor, ruleset);
+    if (!ids.length || !Array.isArray(stats?.conditions) || !stats.conditions.some((id) => ids.includes(id))) return;
+    const out = await this.engine.call("end_conditions", { ruleset, stats: structuredClone(stats), when });
+    await actor.update({ [`flags.${MODULE_ID}.${ruleset}.conditions`]: out.stats.conditions ?? [] });
   }
 
   /** The declared follow-ups due for a combatant's actor (`when`): each a note, applied. */

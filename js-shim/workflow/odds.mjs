@@ -112,6 +112,12 @@ export function showOdds(root, odds, err = null) {
   out.hidden = none;
   root.querySelector("[data-firefight-breakdown]")?.toggleAttribute("hidden", none);
   if (none) return;
+  // The action's own title for its chance (the engine's `label_key`: Action.odds_label_key), else the box's.
+  const label = out.querySelector(".ff-odds-label");
+  if (label) {
+    label.dataset.defaultLabel ??= label.textContent;
+    label.textContent = odds.label_key ? t(odds.label_key, label.dataset.defaultLabel) : label.dataset.defaultLabel;
+  }
   const f = formatOdds(odds);
   const value = out.querySelector("[data-odds-value]");
   value.textContent = f.pct;

@@ -117,11 +117,15 @@ export function shapeParticipant(entry, itemSchema, stats = {}) {
   return out;
 }
 
-/** The label of an action: FIREFIGHT.ui.actions.<ruleset>.<action>, else the name humanised. */
+/**
+ * The label of an action: FIREFIGHT.ui.actions.<ruleset>.<action> (the built-ins'), else
+ * FIREFIGHT.<ruleset>.action.<action> (a plugin's own lang files), else the name humanised.
+ */
 export function actionLabel(ruleset, action, localize = (k) => k) {
-  const key = `FIREFIGHT.ui.actions.${ruleset}.${action}`;
-  const text = localize(key);
-  if (text && text !== key) return text;
+  for (const key of [`FIREFIGHT.ui.actions.${ruleset}.${action}`, `FIREFIGHT.${ruleset}.action.${action}`]) {
+    const text = localize(key);
+    if (text && text !== key) return text;
+  }
   const s = String(action).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

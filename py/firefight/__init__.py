@@ -8,11 +8,20 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from firefight.api import apply, catalog, list_rulesets, odds, rescan, resolve, schema
+from firefight.api import (
+    apply,
+    catalog,
+    end_conditions,
+    list_rulesets,
+    odds,
+    rescan,
+    resolve,
+    schema,
+)
 from firefight.dice import DiceSource, EntropyDice, ScriptedDice, SeededDice
-from firefight.errors import FirefightError
+from firefight.errors import FirefightError, named, rule_error
 from firefight.house import HouseRule, register_house_rule
-from firefight.models import ActionRequest, Modifier
+from firefight.models import ActionRequest, Condition, ConditionModifier, Modifier
 from firefight.record import Recorder
 from firefight.registry import Action, Ruleset, plugin_status, register
 
@@ -48,6 +57,8 @@ def simulate(request: dict[str, Any], n: int = 100_000, seed: int | None = None,
 __all__ = [
     "Action",
     "ActionRequest",
+    "Condition",
+    "ConditionModifier",
     "DiceSource",
     "EntropyDice",
     "FirefightError",
@@ -60,7 +71,9 @@ __all__ = [
     "__version__",
     "apply",
     "catalog",
+    "end_conditions",
     "list_rulesets",
+    "named",
     "odds",
     "plugin_status",
     "register",
@@ -68,6 +81,7 @@ __all__ = [
     "render_card",
     "rescan",
     "resolve",
+    "rule_error",
     "schema",
     "simulate",
     "validate_result",

@@ -21,7 +21,14 @@ from firefight.errors import (
     with_item_labels,
     with_stat_labels,
 )
-from firefight.models import UNIT_METRES, Ammo, Effect
+from firefight.models import (
+    CONDITION_END,
+    CONDITION_ENDS,
+    CONDITIONS_FIELD,
+    UNIT_METRES,
+    Ammo,
+    Effect,
+)
 
 ErrorDict = dict[str, Any]
 @functools.cache
@@ -76,7 +83,8 @@ def odds(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _request_schema(ruleset: registry.Ruleset) -> dict[str, Any]:
-    models = tuple(a.request for a in ruleset.actions)
+    models = tuple(house.request_model(ruleset.id, a.request, ruleset.stats_model,  # house fields
+                                       ruleset.item_models) for a in ruleset.actions)
     union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 - a runtime tuple
     schema: dict[str, Any] = TypeAdapter(union).json_schema(by_alias=True)  # type: ignore[arg-type]
     return i18n.label_request_fields(f"FIREFIGHT.{ruleset.id}", schema)
@@ -87,7 +95,7 @@ def schema(ruleset_id: str) -> dict[str, Any]:
 
     def run() -> dict[str, Any]:
         ruleset = registry.get(ruleset_id)
-        cat = ruleset.catalog()
+        cat = registry.with_house_fields(ruleset.id, ruleset.catalog())
         return {
             "ruleset": ruleset.id,
             "request": _request_schema(ruleset),
@@ -117,9 +125,26 @@ def apply(ruleset_id: str, stats: dict[str, Any], effects: list[dict[str, Any]]
             raise FirefightError("invalid effects", fields=[
                 (field_path(("effects", *e["loc"])), e["msg"]) for e in exc.errors()]) from None
         try:
-            return ruleset.apply(stats, effects)
+            return registry.apply_with_house_fields(ruleset, stats, effects)
         except FirefightError as exc:
             raise with_stat_labels(exc, ruleset.id) from None
+
+    return _guarded(run)
+
+
+def end_conditions(ruleset_id: str, stats: dict[str, Any], when: str) -> dict[str, Any]:
+    """One actor's data with the conditions that end ``when`` ("turn": its turn starts,
+    "round": a round starts; ``Condition.ends``) ended, as ``apply`` returns it."""
+
+    def run() -> dict[str, Any]:
+        if when not in CONDITION_ENDS:
+            raise FirefightError(f"conditions end at {', '.join(CONDITION_ENDS)}",
+                                 fields=[("when", f"one of: {', '.join(CONDITION_ENDS)}")])
+        declared = house.conditions(ruleset_id)
+        held = stats.get(CONDITIONS_FIELD) if isinstance(stats, dict) else None
+        ending = [{"kind": CONDITION_END, "value": cid} for cid in held or ()
+                  if cid in declared and declared[cid].ends == when]
+        return apply(ruleset_id, stats, ending)
 
     return _guarded(run)
 

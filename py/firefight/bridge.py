@@ -234,6 +234,8 @@ OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "ammo": lambda m: api.ammo(m.get("data")),
     "apply": lambda m: firefight.apply(str(m.get("ruleset")), m.get("stats"),  # type: ignore[arg-type]
                                        m.get("effects")),  # type: ignore[arg-type]
+    "end_conditions": lambda m: api.end_conditions(str(m.get("ruleset")), m.get("stats"),  # type: ignore[arg-type]
+                                                   str(m.get("when"))),
 }
 
 

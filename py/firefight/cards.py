@@ -138,7 +138,9 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
                            "raw": m["value"], "source": source(m["source"]), "side": m["side"]}
                           for m in mods],
             "modifier_total": signed(step.get("modifier_total", 0)),
-            "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1,
+            # "exploded": the card shows the die's sum (never a pool's: its faces are counted)
+            "dice": [{**dice[i], "exploded": len(dice[i]["results"]) > 1
+                      and step["kind"] != "pool",
                       "purpose": t(dice[i]["purpose_key"], dice[i].get("purpose_params"))
                       if dice[i].get("purpose_key") else dice[i]["purpose"]}
                      for i in step.get("dice", []) if 0 <= i < len(dice)],
@@ -176,6 +178,10 @@ def context(result: dict[str, Any], lang: str = "en", view: str = "gm") -> dict[
         "rounds": _rounds(outcome, t),
         "notes": [{"text": t(n["key"], n.get("params")), "source": source(n.get("source", ""))}
                   for n in result.get("notes", [])],
+        # A plugin's own strings in the card's language: ``t("duel.pool.success", n=2)`` is
+        # FIREFIGHT.duel.pool.success (a whole key as given).
+        "t": lambda key, **params: t(key if key.startswith("FIREFIGHT.") else f"FIREFIGHT.{key}",
+                                     params),
         "labels": {k: t(f"FIREFIGHT.card.{k}") for k in (
             "modifiers", "dice", "total", "versus", "over_roll", "chance", "effects", "notes",
             "source", "roll", "exploded", "details")},

@@ -8,6 +8,9 @@ had before. Effects on a field of the ruleset's stats model change that field:
   ``shock``...), clamped to the model's bounds (``hp`` starts from ``hp_max`` when unset, and
   healing stops at ``hp_max``: any field ``x`` with an ``x_max`` beside it);
 - a ``value`` sets the field (``state``, ``pretrauma``...);
+- a ``condition`` effect sets the condition its ``value`` names in the actor's ``conditions``
+  (declared by a house rule or the ruleset: ``firefight.models.Condition``), and
+  ``condition_end`` ends it;
 - anything else (a trauma, a blast to draw, a healing clock) is kept as a *condition* for the
   actor's Firefight tab and the card, not written into the stats.
 
@@ -22,7 +25,7 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import BaseModel, ValidationError
 
 from firefight.errors import FirefightError, validation_error
-from firefight.models import TABLE_ONLY
+from firefight.models import CONDITION_END, CONDITION_SET, CONDITIONS_FIELD, TABLE_ONLY
 
 # States the rulesets use, and the Foundry core status effect each one shows on the token.
 STATE_STATUSES: dict[str, str] = {
@@ -118,6 +121,16 @@ def apply_effects(model: type[BaseModel], stats: dict[str, Any], effects: list[d
     for index, effect in enumerate(effects):
         kind = str(effect.get("kind", ""))
         if kind in TABLE_ONLY:
+            continue
+        if kind in (CONDITION_SET, CONDITION_END) and CONDITIONS_FIELD in model.model_fields:
+            before_list = list(data.get(CONDITIONS_FIELD) or [])
+            cid = effect.get("value")
+            after_list = [c for c in before_list if c != cid]
+            if kind == CONDITION_SET:
+                after_list.append(cid)
+            if after_list != before_list:
+                data[CONDITIONS_FIELD] = after_list
+                changes.append({"field": CONDITIONS_FIELD, "from": before_list, "to": after_list})
             continue
         name = _field_name(model, kind)
         if kind == "state" and effect.get("value") is not None:

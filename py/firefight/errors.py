@@ -113,7 +113,9 @@ def label_key(loc: Sequence[int | str], ruleset: str | None, stats: bool = False
     actor data ``FIREFIGHT.<id>.stat.<field>`` (``registry.labelled``; ``stats``: the location
     is in the actor's data itself), options and settings ``FIREFIGHT.<id>.opt.<field>.label``
     (``models.OptionLabels``), a request's own field as its dialog labels it
-    (``i18n.label_request_fields``). None where no such key is known (the path names it)."""
+    (``i18n.label_request_fields``), an item's field by the item sheet's label wherever the
+    request holds the item (``weapon.automatic``, ``registry.item_schema``). None where no such
+    key is known (the path names it)."""
     if not ruleset:
         return None
     parts = [p for p in loc if isinstance(p, str)]
@@ -129,6 +131,8 @@ def label_key(loc: Sequence[int | str], ruleset: str | None, stats: bool = False
             key = f"FIREFIGHT.{ruleset}.stat.{parts[i + 1]}"
         elif part in ("options", "settings"):
             key = f"FIREFIGHT.{ruleset}.opt.{parts[i + 1]}.label"
+    if key is None and len(parts) > 1:  # an item's field where the request holds the item
+        key = f"FIREFIGHT.{ruleset}.item.{parts[-1]}.label"  # (weapon.automatic)
     return key if key and key in strings("en") else None
 
 

@@ -138,6 +138,40 @@ class Distance(Strict):
         return metres
 
 
+# When a condition ends (``Condition.ends``): at the start of the actor's next turn, at the
+# start of the next round, or once a result its modifiers entered is applied.
+CONDITION_ENDS = ("turn", "round", "apply")
+# Conditions one actor may carry at once, by id in this field of its data.
+CONDITIONS_MAX = 20
+CONDITIONS_FIELD = "conditions"
+# Effect kinds that set a condition on an actor and end it (``value``: the condition's id).
+CONDITION_SET = "condition"
+CONDITION_END = "condition_end"
+
+
+class ConditionModifier(Frozen):
+    """A modifier a condition adds to a step, while the actor under it is the request's
+    ``side`` (the one acting, or its target)."""
+
+    step: str = Field(max_length=40)
+    value: int = Field(ge=-1000, le=1000)
+    side: Literal["attacker", "target"] = "attacker"
+    key: str = Field(default="", max_length=200,
+                     description="its label (the condition's when empty)")
+
+
+class Condition(Frozen):
+    """A condition a house rule or ruleset declares (pf2e's conditions with their modifiers):
+    set on an actor by a result (``Recorder.condition``), kept in its data (``conditions``),
+    its modifiers in the odds and on the card like any other, until it ends."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")
+    label_key: str = Field(max_length=200)
+    ends: Literal["turn", "round", "apply"]
+    modifiers: tuple[ConditionModifier, ...] = ()
+    source: str = Field(default="", max_length=200, description="the rule (the card's source)")
+
+
 class Participant(Strict):
     """Who acts or is acted on; ``stats`` is the ruleset's own data for the actor."""
 
@@ -163,7 +197,8 @@ class Step(Frozen):
 
     id: str
     label_key: str
-    kind: Literal["opposed", "percentile", "target_number", "table", "info"] = "opposed"
+    # "pool": a dice pool whose faces are counted, not summed (the card shows no sum).
+    kind: Literal["opposed", "percentile", "target_number", "table", "info", "pool"] = "opposed"
     dice: list[int] = Field(default_factory=list, description="indexes into the result's dice")
     modifier_total: int = 0
     numbers: dict[str, Any] = Field(default_factory=dict)

@@ -19,7 +19,8 @@ from pydantic import BaseModel
 
 from firefight import house
 from firefight.dice import DieRecord, Roller, ScriptedDice
-from firefight.models import Effect, Modifier, Note, Resolution, Step
+from firefight.errors import FirefightError
+from firefight.models import CONDITION_SET, Effect, Modifier, Note, Resolution, Step
 
 T = TypeVar("T")
 
@@ -173,6 +174,16 @@ class Recorder:
                           params=params)
         self.effects.append(made)
         return made
+
+    def condition(self, condition_id: str, *, target: str = "target") -> Effect:
+        """Set a declared condition (``firefight.models.Condition``) on the request's
+        ``target`` or ``attacker``: an effect the table applies to that actor's data."""
+        cond = house.conditions(self.ruleset).get(condition_id)
+        if cond is None:
+            raise FirefightError(f"no condition {condition_id!r} is declared for {self.ruleset}",
+                                 code="plugin_error")
+        return self.effect(CONDITION_SET, value=cond.id, target=target,
+                           label="FIREFIGHT.condition.set", condition={"key": cond.label_key})
 
     def note(self, key: str, source: str = "", **params: Any) -> Note:
         """``key``: ``note.<key>`` of the ruleset when it has no dot, else as given below the

@@ -32,7 +32,7 @@ from firefight import house, i18n
 from firefight.dice import Roller
 from firefight.effects import apply_effects
 from firefight.errors import FirefightError, validation_error
-from firefight.models import ActionRequest, Resolution
+from firefight.models import CONDITION_END, CONDITION_SET, ActionRequest, Condition, Resolution
 from firefight.record import Recorder, answering, dump_request, forget_once
 from firefight.resources import TEMPLATE_DIRS, package_dir
 
@@ -63,7 +63,7 @@ class Action:
     odds: Callable[[Any], dict[str, Any]] | None = None
     options: type[BaseModel] | None = None  # the action's dialog
     shown_odds: tuple[str, ...] = SHOWN_ODDS
-    odds_label_key: str = ""  # put on the result's odds when they carry none
+    odds_label_key: str = ""  # put on the odds (the dialog's and the card's) carrying none
     # Whether a request's card shows its odds at all (None: always); e.g. not when the referee
     # decided the hit and nothing was rolled for it.
     odds_on_card: Callable[[Any], bool] | None = None
@@ -102,6 +102,8 @@ class Ruleset:
     # The item data the ruleset keeps in an item's ``flags.firefight.<id>``, by its ``category``
     # ("weapon", "armor"): the item sheet's Firefight tab is a form of it (``item_schema``).
     item_models: ClassVar[dict[str, type[BaseModel]]] = {}
+    # Conditions the ruleset declares (``firefight.models.Condition``), as house rules may.
+    conditions: ClassVar[tuple[Condition, ...]] = ()
 
     # --- the actions -------------------------------------------------------------------------
 
@@ -121,12 +123,13 @@ class Ruleset:
         """Validate a request with its action's own model (the first action when none named);
         errors name the request's own fields."""
         act = self.action(data.get("action", self.actions[0].name))
-        try:
-            model = act.request.model_validate(data)
+        try:  # with the fields house rules add to its items and actors
+            model = house.request_model(self.id, act.request, self.stats_model,
+                                        self.item_models).model_validate(data)
         except ValidationError as exc:
             raise validation_error(exc, self.id, ruleset=self.id) from None
         house.validate(self.id, act.name, getattr(model, "house", None) or {})
-        return model
+        return house.before(self.id, model)  # the request the odds and the roll both see
 
     def resolve(self, request: Any, roller: Roller) -> Resolution:
         """Resolve a validated request with dice from ``roller``; pure apart from the dice."""
@@ -143,6 +146,10 @@ class Ruleset:
         rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id,
                        request_key=None if parsed is None else parsed.key)
         act.resolve(request, rec)
+        house.after(self.id, request, rec)
+        for side, cid in house.ended_by_apply(self.id, rec.modifiers):  # Condition.ends "apply"
+            rec.effect(CONDITION_END, value=cid, target=side, label="FIREFIGHT.condition.ends",
+                       condition={"key": house.conditions(self.id)[cid].label_key})
         if act.rounds is not None:
             fired = rec.outcome[ROUNDS_FIRED] = act.rounds(request)
             ammo = getattr(request, "ammo", None)
@@ -169,7 +176,9 @@ class Ruleset:
     def odds(self, request: Any) -> dict[str, Any]:
         """Exact chances a player sees before rolling (at least ``probability`` of success)."""
         act = self.action(request.action)
-        found = act.odds(request) if act.odds else {}
+        found = house.odds(self.id, request, act.odds(request) if act.odds else {})
+        if act.odds_label_key and found and "label_key" not in found:  # the dialog's title too
+            found = {**found, "label_key": act.odds_label_key}
         if act.rounds is not None:  # known before the dice: a shot short of rounds is refused
             found = {**found, ROUNDS_FIRED: act.rounds(request)}
         return found
@@ -209,7 +218,10 @@ class Ruleset:
         if not isinstance(data, dict):
             raise FirefightError("item data must be an object",
                                  fields=[("item", "expected an object")])
-        model = self.item_models.get(data.get("category"))  # type: ignore[arg-type]
+        category = data.get("category")
+        model = self.item_models.get(category)  # type: ignore[arg-type]
+        if model is not None:  # with the fields house rules add to it
+            model = house.extended(self.id, str(category), model)
         if model is None:
             cats = ", ".join(self.item_models) or "none"
             what = str(data.get("category"))[:40]
@@ -400,6 +412,7 @@ def _add(ruleset: Ruleset, *, replace: bool, builtin: bool = False) -> Ruleset:
     if not builtin:  # one that replaces a built-in has its own catalog
         _CATALOGS.pop(ruleset.id, None)
     _RULESETS[ruleset.id] = ruleset
+    house.declare_conditions(ruleset.id, tuple(ruleset.conditions))
     clear_odds_cache()  # a replaced ruleset's odds are not the new one's
     folder = package_dir(ruleset, "lang")
     if folder is not None:
@@ -412,6 +425,7 @@ def _add(ruleset: Ruleset, *, replace: bool, builtin: bool = False) -> Ruleset:
 
 def unregister(ruleset_id: str) -> None:
     _RULESETS.pop(ruleset_id, None)
+    house.declare_conditions(ruleset_id, ())
     _PENDING.pop(ruleset_id, None)
     _CATALOGS.pop(ruleset_id, None)
     TEMPLATE_DIRS.pop(ruleset_id, None)
@@ -594,10 +608,47 @@ def ruleset_catalog(ruleset_id: str) -> dict[str, Any]:
     plugin's computed."""
     discover()
     kept = _CATALOGS.get(ruleset_id)
-    if kept is not None:
-        found: dict[str, Any] = json_copy(kept)  # the kept one stays as read
-        return found
-    return get(ruleset_id).catalog()
+    found: dict[str, Any] = json_copy(kept) if kept is not None else get(ruleset_id).catalog()
+    return with_house_fields(ruleset_id, found)
+
+
+def with_house_fields(ruleset_id: str, catalog: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset's catalog with the fields its house rules add to its actors' data and items
+    (the sheet's and the item sheet's Firefight tabs) and the conditions declared for it."""
+    declared = house.conditions(ruleset_id)
+    if declared:
+        catalog["conditions"] = [c.model_dump() for c in declared.values()]
+    stats = house.added_model(ruleset_id, "stats")
+    if stats is not None and catalog.get("stats") is not None:
+        added = stats.model_json_schema(by_alias=True)
+        catalog["stats"]["properties"].update(added.get("properties", {}))
+        catalog["stats"].setdefault("$defs", {}).update(added.get("$defs", {}))
+    for category, form in (catalog.get("items") or {}).items():
+        model = house.added_model(ruleset_id, category)
+        if model is not None:
+            added = item_schema(ruleset_id, model)
+            form["properties"].update(added.get("properties", {}))
+            form.setdefault("$defs", {}).update(added.get("$defs", {}))
+    return catalog
+
+
+def apply_with_house_fields(ruleset: Ruleset, stats: dict[str, Any],
+                            effects: list[dict[str, Any]]) -> dict[str, Any]:
+    """``ruleset.apply``, the fields house rules add to the actor's data (its conditions
+    too) kept apart from the ruleset's own: the ruleset applies the rest of the effects."""
+    added = house.added_model(ruleset.id, "stats")
+    if added is None:
+        return ruleset.apply(stats, effects)
+    names = set(added.model_fields)
+    mine = [e for e in effects if e.get("kind") in names | {CONDITION_SET, CONDITION_END}]
+    out = ruleset.apply({k: v for k, v in stats.items() if k not in names},
+                        [e for e in effects if e not in mine])
+    part = apply_effects(added, {k: v for k, v in stats.items() if k in names}, mine)
+    changed = {c["field"] for c in part["changes"]}
+    out["stats"].update({k: v for k, v in part["stats"].items() if k in stats or k in changed})
+    out["changes"] += part["changes"]
+    out["conditions"] += part["conditions"]
+    return out
 
 
 def json_copy(value: Any) -> Any:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from firefight import api
+from firefight import api, house
 from firefight.dice import Roller
 from firefight.errors import FirefightError
 from firefight.models import Resolution
@@ -163,7 +163,9 @@ class _Engagements:
     def run(self, n: int, rng: random.Random) -> Counter[Labels]:
         draw = rng.random
         act = self.ruleset.action(self.model.action)
-        engagement = act.engage(self.model) if act.engage is not None else None
+        # A house rule's ``after`` hook is only in the full resolve: no fast path then.
+        engage = None if house.has_after(self.ruleset.id, self.model) else act.engage
+        engagement = engage(self.model) if engage is not None else None
         if engagement is not None:
             return self._engaged(engagement, n, draw)
         one = self.one

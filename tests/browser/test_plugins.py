@@ -12,6 +12,7 @@ English and German and its effect; the laser sight on a Stars of Empire shot.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -445,4 +446,38 @@ def test_the_laser_sight_changes_the_odds_and_shows_on_the_card(plugins: PluginT
     assert row.locator(".ff-mod-source").inner_text().strip() == "Laser Sight house rule"
     request = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request")
     assert request["house"]["laser_sight"]["options"]["fitted"] is True
+    assert plugins.errors == []
+
+
+def test_duels_dice_pool_from_the_actions_menu(plugins: PluginTable) -> None:
+    """Issue 26: a plugin's action labelled from its own lang file, its dialog's chance titled
+    by its odds_label_key with the pool's dice in "Why", and a card that counts the pool's
+    successes and prints no sum."""
+    page = plugins.gm
+    _engine_ready(page)
+    _choose_ruleset(page, "Duel", "duel")
+    _aim(page, RIFLEMAN, OFFICER)
+    page.locator('.scene-tool[data-tool="firefightActions"]').click()
+    picker = page.locator("dialog.firefight-action-picker")
+    picker.get_by_label("Brawl (a d6 pool)").check()  # FIREFIGHT.duel.action.brawl
+    picker.locator("button[data-action=pick]").click()
+    dialog = page.locator("dialog.firefight-action-dialog")
+    dialog.wait_for()
+    _odds(page)
+    assert dialog.locator(".ff-odds-label").text_content() == "Chance of a success"
+    why = dialog.locator("[data-odds-why]")
+    if why.get_attribute("open") is None:  # opened as a person does (it stays as they left it)
+        why.locator("summary").click()
+    rows = dialog.locator("[data-odds-why-body] .ff-modifiers tbody th").all_inner_texts()
+    assert rows == ["Two dice", "Skill"]
+    before = page.evaluate("() => game.messages.size")
+    dialog.locator('[data-action="go"]').click()
+    page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
+    card = page.locator(".chat-message").last
+    card.locator(".firefight-card").wait_for()
+    card.locator(".ff-details-toggle").click()
+    die = card.locator(".ff-die")
+    assert die.get_attribute("data-formula") == "7d6"  # two, and the rifleman's skill 5
+    assert card.locator(".ff-die-total").count() == 0  # a pool's faces are counted, not summed
+    assert re.search(r"\d+ success(es)?", card.locator(".ff-step-outcome").inner_text())
     assert plugins.errors == []

@@ -119,7 +119,7 @@ def test_installed_hello_reports_every_plugin_and_the_rest_plays_on() -> None:
 def test_installed_catalog_lists_duel_with_its_dialog_settings_sheet_and_features() -> None:
     duel = next(r for r in firefight.catalog()["rulesets"] if r["id"] == "duel")
     assert (duel["label_key"], duel["builtin"], duel["default_action"], duel["actions"]) == (
-        "FIREFIGHT.duel.name", False, "attack", ["attack"])
+        "FIREFIGHT.duel.name", False, "attack", ["attack", "brawl"])
     dialog = duel["options"]["attack"]["properties"]
     assert dialog["aim"]["type"] == "boolean"
     assert dialog["aim"]["x-label-key"] == "FIREFIGHT.duel.opt.aim.label"

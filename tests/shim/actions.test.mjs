@@ -93,6 +93,8 @@ test("publicRollData leaves the referee's hidden dice off the players' message",
 test("actionLabel: the lang key under FIREFIGHT.ui.actions, else the action humanised", () => {
   assert.equal(actionLabel("dpv", "critical_point"), "Critical point");
   assert.equal(actionLabel("soe", "will_check", (k) => (k === "FIREFIGHT.ui.actions.soe.will_check" ? "Willenswurf" : k)), "Willenswurf");
+  // a plugin's label in its own namespace (its lang files), issue 26
+  assert.equal(actionLabel("duel", "brawl", (k) => (k === "FIREFIGHT.duel.action.brawl" ? "Rauferei" : k)), "Rauferei");
 });
 
 test("bearingDeg: Foundry rotation 0 faces south, clockwise; the angle to the target", () => {

@@ -408,3 +408,27 @@ test("only a GM's round change is settled and drawn; a player's change of round 
   assert.equal(drawn, 1);
   assert.equal(calls.length, 2);
 });
+
+test("declared conditions end as declared: 'turn' ones when the combatant's turn starts, 'round' ones when a round starts", async () => {
+  const { combat, events } = turnWorld({});
+  useCatalog({ rulesets: [{ id: "r1", features: {}, conditions: [
+    { id: "dazzled", ends: "turn" }, { id: "ducked", ends: "round" }, { id: "braced", ends: "apply" }] }] });
+  const written = [];
+  for (const c of combat.turns) {
+    c.actor = { id: c.id, flags: { firefight: { r1: { conditions: ["dazzled", "ducked", "braced"] } } },
+      async update(diff) { written.push([c.id, diff]); } };
+  }
+  events.engine = { async call(op, { stats, when }) {
+    assert.equal(op, "end_conditions");
+    const ends = { turn: ["dazzled"], round: ["ducked"] }[when];
+    return { stats: { ...stats, conditions: stats.conditions.filter((id) => !ends.includes(id)) } };
+  } };
+  await events.onUpdateCombat(combat, { round: 1, turn: 0 });
+  // the round's start for everyone, then A's turn
+  assert.deepEqual(written, [
+    ["A", { "flags.firefight.r1.conditions": ["dazzled", "braced"] }],
+    ["B", { "flags.firefight.r1.conditions": ["dazzled", "braced"] }],
+    ["C", { "flags.firefight.r1.conditions": ["dazzled", "braced"] }],
+    ["A", { "flags.firefight.r1.conditions": ["ducked", "braced"] }],
+  ]);
+});

@@ -1,6 +1,6 @@
 """Duel: a small complete ruleset for Firefight, as a module author writes one.
 
-This file only declares; the rules are in ``attack.py``, the models in ``models.py``, the
+This file only declares; the rules are in ``attack.py`` and ``brawl.py``, the models in ``models.py``, the
 labels in ``lang/`` and the card in ``templates/``.
 """
 
@@ -11,15 +11,27 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from firefight import Action, Ruleset
-from firefight_duel import attack
-from firefight_duel.models import DuelAttack, DuelOptions, DuelSettings, DuelStats, DuelWeapon
+from firefight_duel import attack, brawl
+from firefight_duel.models import (
+    BrawlOptions,
+    DuelAttack,
+    DuelBrawl,
+    DuelOptions,
+    DuelSettings,
+    DuelStats,
+    DuelWeapon,
+)
 
 
 class Duel(Ruleset):
     id = "duel"
     label_key = "FIREFIGHT.duel.name"
     actions = (Action("attack", DuelAttack, attack.attack, attack.odds, options=DuelOptions,
-                      odds_label_key="FIREFIGHT.duel.odds.hit"),)
+                      odds_label_key="FIREFIGHT.duel.odds.hit",
+                      rounds=lambda request: request.weapon.rounds,  # off its magazine
+                      engage=attack.engage_attack),
+               Action("brawl", DuelBrawl, brawl.brawl, brawl.odds, options=BrawlOptions,
+                      odds_label_key="FIREFIGHT.duel.odds.brawl"))
     settings_model = DuelSettings
     stats_model = DuelStats
     # The item sheet's Firefight tab edits a weapon's flags.firefight.duel with this model.

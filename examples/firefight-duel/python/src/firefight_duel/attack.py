@@ -6,16 +6,22 @@ Rule 3: partial cover gives -2, full cover -5.
 Rule 4: a natural 20 always hits and doubles the damage (the "critical on 20" setting).
 Rule 5: a hit deals the weapon's damage die in hit points; at 0 hit points the target is down
 (unconscious), or dead if the hit was critical.
+Rule 8: a duellist who is down (unconscious or dead) attacks no one (nor brawls: brawl.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from firefight import Modifier, Recorder, house
-from firefight_duel.models import DuelAttack, P
+from firefight import Modifier, Recorder, house, named, rule_error
+from firefight_duel.models import DuelAttack, Duellist, P
 
+# What the balance lab counts of one engagement (Action.engage): a die's faces -> a face, and
+# (the outcome's fields, the effects) as pairs.
+Face = Callable[[int], int]
+Engagement = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, str | None], ...]]
 COVER = {"none": 0, "partial": -2, "full": -5}  # rule 3
 
 
@@ -36,6 +42,14 @@ def to_hit_ledger(request: DuelAttack) -> list[Modifier]:
     return mods + house.modifiers("duel", "to_hit", request)
 
 
+def refuse_if_down(attacker: Duellist) -> None:
+    """Rule 8, in the language of the client that acted (lang keys FIREFIGHT.duel.error.down)."""
+    if attacker.stats.state != "ok":
+        name, said = named(attacker.name, "attacker")
+        raise rule_error("duel", "down", f"{name} is down and cannot attack",
+                         "attacker.stats.state", "must be fighting", name=said)
+
+
 def _hits(face: int, net: int, request: DuelAttack) -> bool:
     critical = face == 20 and request.settings.critical_on_20  # rule 4
     return critical or face + net >= request.settings.target_number  # rule 1
@@ -48,7 +62,9 @@ def _left(request: DuelAttack) -> int:
 
 def odds(request: DuelAttack) -> dict[str, Any]:
     """Exact chances: of a hit (d20), and of the target going down (d20 and the damage die)."""
-    net = sum(m.value for m in to_hit_ledger(request))
+    refuse_if_down(request.attacker)
+    mods = to_hit_ledger(request)
+    net = sum(m.value for m in mods)
     sides = request.weapon.damage
     hit = Fraction(sum(_hits(f, net, request) for f in range(1, 21)), 20)
     down = Fraction(0)
@@ -60,12 +76,14 @@ def odds(request: DuelAttack) -> dict[str, Any]:
                          20 * sides)
     return {"probability": float(hit), "exact": f"{hit.numerator}/{hit.denominator}",
             "net_modifier": net, "down_probability": float(down),
-            "down_exact": f"{down.numerator}/{down.denominator}"}
+            "down_exact": f"{down.numerator}/{down.denominator}",
+            "modifiers": [m.model_dump(mode="json") for m in mods]}  # the dialog's "Why"
 
 
 def attack(request: DuelAttack, rec: Recorder) -> None:
     """Resolve one attack, recording every die, modifier, step and effect."""
-    mods = rec.add(to_hit_ledger(request))
+    refuse_if_down(request.attacker)
+    mods = rec.once("to_hit", lambda r: r.add(to_hit_ledger(request)))  # once per request
     face, die = rec.roll(20, purpose="to-hit", purpose_key="roll.to_hit")
     total, need = face + sum(m.value for m in mods), request.settings.target_number
     critical = face == 20 and request.settings.critical_on_20
@@ -90,3 +108,23 @@ def attack(request: DuelAttack, rec: Recorder) -> None:
         rec.effect("state", value=state, label=f"effect.{state}", target_name=request.target.name)
     rec.outcome.update(damage=damage, state=state,
                        summary_key=rec.key(f"summary.{state or 'hit'}"))
+
+
+def engage_attack(request: DuelAttack) -> Callable[[Face], Engagement]:
+    """The balance lab's fast path (``Action.engage``): the ledger summed once, then each
+    engagement rolls only its faces, in the order ``attack`` rolls them."""
+    refuse_if_down(request.attacker)
+    net = sum(m.value for m in to_hit_ledger(request))
+    critical_on_20 = request.settings.critical_on_20
+
+    def run(face: Face) -> Engagement:
+        roll = face(20)
+        if not _hits(roll, net, request):
+            return (("hit", False),), ()
+        damage = face(request.weapon.damage) * (2 if roll == 20 and critical_on_20 else 1)
+        if damage < _left(request):  # rule 5
+            return (("hit", True),), (("hp", None),)
+        state = "dead" if roll == 20 and critical_on_20 else "unconscious"
+        return (("hit", True), ("state", state)), (("hp", None), ("state", state))
+
+    return run

@@ -37,6 +37,7 @@ class DuelWeapon(Strict):
     item_id: str | None = Field(default=None, max_length=200)
     category: Literal["weapon"] = "weapon"
     damage: Literal[4, 6, 8, 10, 12] = Field(default=6, description="the damage die")
+    rounds: int = Field(default=0, ge=0, le=10, description="rounds an attack fires (a blade: 0)")
 
 
 class DuelOptions(Strict):
@@ -64,3 +65,17 @@ class DuelAttack(ActionRequest):
     range: Distance = Field(default_factory=lambda: Distance(value=0))
     options: DuelOptions = Field(default_factory=DuelOptions)
     settings: DuelSettings = Field(default_factory=DuelSettings)
+
+
+class BrawlOptions(Strict):
+    """The brawl dialog."""
+
+    all_in: bool = Field(default=False, json_schema_extra=labels.label("all_in"))
+
+
+class DuelBrawl(ActionRequest):
+    ruleset: Literal["duel"]
+    action: Literal["brawl"] = "brawl"
+    attacker: Duellist
+    target: Duellist
+    options: BrawlOptions = Field(default_factory=BrawlOptions)

@@ -28,7 +28,7 @@ from firefight.rulesets.soe import (
     task,
     to_hit,
 )
-from firefight.rulesets.soe.data import tables
+from firefight.rulesets.soe.data import load_tables
 from firefight.rulesets.soe.models import (
     SoeArmor,
     SoeAttackRequest,
@@ -129,9 +129,8 @@ class StarsOfEmpire(Ruleset):
         "task": "soe 2.1.2, \"Opposed Roll + RANT\": any task's situation specific modifiers",
     }
     apply = staticmethod(actor.apply)
-
-    def load_data(self) -> None:
-        tables()  # read and validated on first use (data.tables): ahead of the first shot
+    # The tables, read and validated on first use (data.tables): ahead of the first shot.
+    load_data = staticmethod(load_tables)
 
 
 RULESET = StarsOfEmpire()

@@ -71,3 +71,8 @@ def tables() -> Tables:
             {"source": t4["source"], "bands": columns}
         ),
     )
+
+
+def load_tables() -> None:
+    """Read and validate the tables now (Ruleset.load_data: the worker's idle warm-up)."""
+    tables()

@@ -2,6 +2,7 @@
 // so the rolls on a ChatMessage are exactly the dice Python used.
 
 import { t } from "./i18n.mjs";
+import { cardParams } from "./form.mjs";
 
 const TERM_RE = /^\s*(\d*)d(\d+)([^+\-*/\s]*)/i;
 
@@ -14,12 +15,15 @@ export function parseFormula(formula, fallbackFaces) {
 }
 
 /**
- * Why a die was rolled in the client's language: its `purpose_key` with `purpose_params` (as the
- * card says it, py/firefight/cards.py), else the engine's English `purpose`.
+ * Why a die was rolled in the client's language: its `purpose_key` with `purpose_params`, a
+ * param named `<name>_key` said as `<name>` (as the card says it, py/firefight/cards.py
+ * `_params`), else the engine's English `purpose`.
  */
 export function purposeText(record) {
   const purpose = record.purpose ?? "";
-  return record.purpose_key ? t(record.purpose_key, purpose, record.purpose_params ?? {}) : purpose;
+  if (!record.purpose_key) return purpose;
+  const params = record.purpose_params ?? {};
+  return t(record.purpose_key, purpose, cardParams(params, (k) => t(k, k, params)));
 }
 
 /**

@@ -81,6 +81,12 @@ test("a die's flavour is its purpose in the client's language, its English purpo
     assert.equal(data.options.flavor, "Treffer, Schuss 2");
     assert.equal(data.terms[0].options.flavor, "Treffer, Schuss 2");
     assert.equal(data.options.firefight.purpose, "to-hit, shot 2");
+    // A param named <name>_key is a lang key itself, said as <name> (cards.py `_params`).
+    de["FIREFIGHT.soe.roll.rant"] = "{roll}, {side}";
+    de["FIREFIGHT.soe.side.attacker"] = "Angreifer";
+    const keyed = rollDataFromDice({ ...record, purpose: "to-hit, attacker", purpose_key: "FIREFIGHT.soe.roll.rant",
+      purpose_params: { roll: "Treffer", side_key: "FIREFIGHT.soe.side.attacker" } });
+    assert.equal(keyed.options.flavor, "Treffer, Angreifer");
     // Without a key, the engine's purpose as it is.
     assert.equal(rollDataFromDice(exploding).options.flavor, "to-hit, shooter");
   } finally {

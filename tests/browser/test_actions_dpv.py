@@ -6,6 +6,7 @@ critical points that fall due."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -387,3 +388,19 @@ def test_an_action_rolled_without_a_required_field_stays_open_naming_it(dpv_tabl
     page.wait_for_function("(n) => game.messages.size > n", arg=before)
     page.remove_listener("console", log)
     assert logged == []
+
+
+def test_travel_time_says_its_duration_in_words(dpv_table: Table) -> None:
+    """Issue 25 item 6 (UX walkthrough 3 #6): the referee's Travel time, rolled from the actions
+    menu with its defaults, says "2 days", not "2d"."""
+    page = dpv_table.page
+    dialog = _open_action(page, "travel")
+    before = page.evaluate("() => game.messages.size")
+    dialog.locator('[data-action="go"]').click()
+    dialog.wait_for(state="detached")
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    card = page.locator(".chat-message").last.locator(".firefight-card")
+    card.locator(".ff-details-toggle").click()
+    text = card.inner_text()
+    assert re.search(r"\d+ (day|days|hour|hours|minute|minutes)\b", text), text
+    assert not re.search(r"\d+[dhm]\b", text), text

@@ -25,6 +25,11 @@ export function refreshPanel() {
   const b = [...game.user.targets].find((t) => t !== a);
   setStep("step-shooter", Boolean(a), a ? `<strong>${escapeHTML(a.name)}</strong><small>${weaponsLine(a.actor, ruleset)}</small>` : "");
   setStep("step-target", Boolean(b), b ? `<strong>${escapeHTML(b.name)}</strong><small>${weaponsLine(b.actor, ruleset)}</small>` : "");
+  // The target selected too (a double-click to read its sheet selects it): still targeted, so
+  // say so; "Right-click a token" here would untarget it (a second targeting toggles it off).
+  if (!b && a?.isTargeted) {
+    document.querySelector("#step-target .value").innerHTML = `<strong>${escapeHTML(a.name)}</strong><small data-target-selected>targeted, and selected now: click your shooter</small>`;
+  }
   const range = a && b ? canvas.grid.measurePath([a.center, b.center]).euclidean : null; // as the shot measures it
   const rangeLi = document.getElementById("step-range");
   rangeLi.classList.toggle("done", range !== null);
@@ -132,7 +137,7 @@ async function tableForRuleset(ruleset) {
     if (!docs.some((d) => d.flags?.firefight?.[ruleset])) continue;
     const url = new URL(location.href);
     url.searchParams.set("pack", pack.flags?.firefight?.source ?? pack.name);
-    ui.notifications.info(`${pack.label}: a scene for this ruleset`);
+    ui.notifications.info(`${game.i18n.localize(pack.label)}: a scene for this ruleset`);
     location.assign(url.href);
     return;
   }

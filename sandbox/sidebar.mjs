@@ -37,7 +37,8 @@ async function renderCompendium(manifest) {
     const details = document.createElement("details");
     details.className = "compendium-pack";
     details.dataset.pack = pack.name;
-    details.innerHTML = `<summary>${escapeHTML(pack.label)} <small>${escapeHTML(pack.type)}</small></summary><ol class="pack-entries"></ol>`;
+    // A pack's label may be a lang key: Foundry localizes it in the sidebar (sandbox/README.md).
+    details.innerHTML = `<summary>${escapeHTML(game.i18n.localize(pack.label))} <small>${escapeHTML(pack.type)}</small></summary><ol class="pack-entries"></ol>`;
     details.addEventListener("toggle", async () => {
       const ol = details.querySelector("ol");
       if (!details.open || ol.childElementCount) return;

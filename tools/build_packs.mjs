@@ -29,20 +29,21 @@ const EMBEDDED = {
 const TYPED = new Set(["Item", "Actor"]);
 const OWNERSHIP = { PLAYER: "OBSERVER", ASSISTANT: "OWNER" };
 
-/** The pack sources (packs/_source/<name>/), system-neutral. */
+/** The pack sources (packs/_source/<name>/), system-neutral. Each label is a lang key (its
+ * ruleset's lang/, "pack"): Foundry localizes a pack's label (foundryvtt/foundryvtt#9561). */
 export const SOURCES = [
-  { name: "soe-weapons", label: "Stars of Empire: Weapons", type: "Item" },
-  { name: "soe-armor", label: "Stars of Empire: Armor", type: "Item" },
-  { name: "soe-actors", label: "Stars of Empire: Actors", type: "Actor" },
-  { name: "soe-bestiary", label: "Stars of Empire: Bestiary (Table 7)", type: "Actor" },
-  { name: "soe-trauma", label: "Stars of Empire: General Trauma (placeholders)", type: "RollTable" },
-  { name: "percentile-weapons", label: "Percentile: Small Arms (our own armory)", type: "Item" },
-  { name: "percentile-actors", label: "Percentile: Soldiers", type: "Actor" },
-  { name: "shock-weapons", label: "SHOCK: Weapons by Damage Class and Armor", type: "Item" },
-  { name: "shock-troops", label: "SHOCK: Troops by Quality", type: "Actor" },
-  { name: "dpv-weapons", label: "2300 AD: House Armory (our own statistics)", type: "Item" },
-  { name: "dpv-npcs", label: "2300 AD: NPCs by Experience", type: "Actor" },
-  { name: "dpv-vehicles", label: "2300 AD: Vehicles (our own statistics)", type: "Actor" },
+  { name: "soe-weapons", label: "FIREFIGHT.soe.pack.weapons", type: "Item" },
+  { name: "soe-armor", label: "FIREFIGHT.soe.pack.armor", type: "Item" },
+  { name: "soe-actors", label: "FIREFIGHT.soe.pack.actors", type: "Actor" },
+  { name: "soe-bestiary", label: "FIREFIGHT.soe.pack.bestiary", type: "Actor" },
+  { name: "soe-trauma", label: "FIREFIGHT.soe.pack.trauma", type: "RollTable" },
+  { name: "percentile-weapons", label: "FIREFIGHT.percentile.pack.weapons", type: "Item" },
+  { name: "percentile-actors", label: "FIREFIGHT.percentile.pack.actors", type: "Actor" },
+  { name: "shock-weapons", label: "FIREFIGHT.shock.pack.weapons", type: "Item" },
+  { name: "shock-troops", label: "FIREFIGHT.shock.pack.troops", type: "Actor" },
+  { name: "dpv-weapons", label: "FIREFIGHT.dpv.pack.weapons", type: "Item" },
+  { name: "dpv-npcs", label: "FIREFIGHT.dpv.pack.npcs", type: "Actor" },
+  { name: "dpv-vehicles", label: "FIREFIGHT.dpv.pack.vehicles", type: "Actor" },
 ];
 
 /** One compendium folder per ruleset, under "Firefight" (PackageManifestData packFolders). */

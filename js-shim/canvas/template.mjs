@@ -281,6 +281,19 @@ export function splitChoice(chosen = {}) {
   return out;
 }
 
+/**
+ * Pure: whether "Place area" fits the chosen weapon, its ruleset data `weapon`: area fire is not
+ * for a weapon that explodes (its `features.explosion` power set: a grenade is thrown at a target
+ * and its blast placed where it lands, afterExplodingShot), so the button is hidden for it
+ * (docs/rules-notes.md, "Place area with a grenade"; issue 25 item 2).
+ */
+export function placeFitsWeapon(features, action, weapon) {
+  const place = placementFor(features, action);
+  if (!place) return false;
+  const power = features?.explosion?.power;
+  return !(place.kind === "areaFire" && power && weapon?.[power] != null);
+}
+
 /** The "Place area" button of a dialog for `action`, or null when the ruleset places none. */
 export function placeButton(ruleset, action, read) {
   if (!placementFor(tableFeatures(ruleset), action)) return null;

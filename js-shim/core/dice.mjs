@@ -1,6 +1,9 @@
 // Pure: the engine's dice records -> Foundry Roll data (for Roll.fromData),
 // so the rolls on a ChatMessage are exactly the dice Python used.
 
+import { t } from "./i18n.mjs";
+import { cardParams } from "./form.mjs";
+
 const TERM_RE = /^\s*(\d*)d(\d+)([^+\-*/\s]*)/i;
 
 /** Parse "1d20x20" -> {number: 1, faces: 20, modifiers: ["x20"]}. */
@@ -12,10 +15,24 @@ export function parseFormula(formula, fallbackFaces) {
 }
 
 /**
- * One dice record {formula, faces, explode_on, results, total, purpose, side}
- * -> plain Roll data with a single evaluated Die term.
+ * Why a die was rolled in the client's language: its `purpose_key` with `purpose_params`, a
+ * param named `<name>_key` said as `<name>` (as the card says it, py/firefight/cards.py
+ * `_params`), else the engine's English `purpose`.
  */
-export function rollDataFromDice(record) {
+export function purposeText(record) {
+  const purpose = record.purpose ?? "";
+  if (!record.purpose_key) return purpose;
+  const params = record.purpose_params ?? {};
+  return t(record.purpose_key, purpose, cardParams(params, (k) => t(k, k, params)));
+}
+
+/**
+ * One dice record {formula, faces, explode_on, results, total, purpose, purpose_key, side}
+ * -> plain Roll data with a single evaluated Die term. Its flavour (what Foundry and Dice So
+ * Nice show beside the roll) is `say(record)`, the purpose in the client's language; the
+ * English purpose stays in `options.firefight.purpose`.
+ */
+export function rollDataFromDice(record, say = purposeText) {
   const { number, faces, modifiers } = parseFormula(record.formula, record.faces);
   const explodeOn = record.explode_on ?? null;
   const results = record.results.map((value, i) => {
@@ -25,7 +42,7 @@ export function rollDataFromDice(record) {
     return r;
   });
   const total = record.total ?? results.reduce((s, r) => s + r.result, 0);
-  const flavor = record.purpose ?? "";
+  const flavor = say(record);
   const options = { flavor, firefight: { purpose: record.purpose ?? null, side: record.side ?? null } };
   return {
     class: "Roll",
@@ -47,8 +64,8 @@ export function rollDataFromDice(record) {
 }
 
 /** All dice of a result -> Roll data list. */
-export function rollDataFromResult(result) {
-  return (result?.dice ?? []).map(rollDataFromDice);
+export function rollDataFromResult(result, say = purposeText) {
+  return (result?.dice ?? []).map((record) => rollDataFromDice(record, say));
 }
 
 /** The faces a Roll (or its JSON) carries, flattened in order. */

@@ -7,11 +7,13 @@ import { renderFields, readForm, escapeHTML } from "../core/form.mjs";
 import { t, numberText, fieldErrorsText, errorText } from "../core/i18n.mjs";
 import { houseSectionHTML } from "../world/house.mjs";
 import { wireAmmo, roundsOf } from "../documents/ammo.mjs";
-import { placeButton } from "../canvas/template.mjs";
+import { placeButton, placeFitsWeapon } from "../canvas/template.mjs";
 import { actionLabel } from "./plan.mjs";
 import { oddsBoxHTML, liveOdds, offerToFace } from "./odds.mjs";
 import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 import { cardLanguage } from "./roll.mjs";
+import { rulesetData } from "./request.mjs";
+import { tableFeatures } from "../world/catalog.mjs";
 
 const localize = (k) => game.i18n.localize(k);
 
@@ -114,6 +116,7 @@ export async function actionDialog(engine, ctx, { odds, requestNow, validate, ma
         return reply;
       }) : null;
       showAmmo = wireAmmo(form, () => read(form).weapon, () => refresh?.());
+      wirePlaceButton(root, form, ctx, () => read(form).weapon);
       // Facing the target would change the chance: said, with the owner's button to turn.
       if (ctx.self && ctx.targets[0]) facing = offerToFace(engine, form, ctx.self, ctx.targets[0], () => refresh?.());
       if (validate) checkBeforeRoll(root, form, () => validate(read(form)));
@@ -121,6 +124,17 @@ export async function actionDialog(engine, ctx, { odds, requestNow, validate, ma
     rejectClose: false,
   });
   return result && typeof result === "object" ? result : null;
+}
+
+/** "Place area" shown only while the chosen weapon fits it (template.mjs placeFitsWeapon). */
+function wirePlaceButton(root, form, ctx, weapon) {
+  const button = root.querySelector('[data-action="place"]');
+  if (!button) return;
+  const fit = () => {
+    button.hidden = !placeFitsWeapon(tableFeatures(ctx.ruleset), ctx.action, rulesetData(weapon(), ctx.ruleset));
+  };
+  form.querySelector('select[name="weapon"]')?.addEventListener("change", fit);
+  fit();
 }
 
 /**

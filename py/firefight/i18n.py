@@ -135,11 +135,15 @@ def fill(text: str, lang: str = "en", params: dict[str, Any] | None = None) -> s
 
 
 def _param(value: Any, lang: str) -> str:
-    """A parameter as ``lang`` says it: a number, or a lang key's text ``{key, fallback}``
-    (errors.py ``named``: a stand-in for a thing without a name)."""
+    """A parameter as ``lang`` says it: a number, or a lang key's text ``{key, fallback,
+    params}`` (errors.py ``named``: a stand-in for a thing without a name; dpv travel's
+    duration in words), its own params filled as the shim's ``localize`` fills them."""
     if isinstance(value, dict) and isinstance(value.get("key"), str):
         text = strings(lang).get(value["key"]) or strings("en").get(value["key"])
-        return text if text is not None else str(value.get("fallback", value["key"]))
+        if text is None:
+            return str(value.get("fallback", value["key"]))
+        params = value.get("params")
+        return fill(text, lang, params) if isinstance(params, dict) else text
     return number(value, lang)
 
 

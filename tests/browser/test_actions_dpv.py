@@ -6,6 +6,7 @@ critical points that fall due."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -327,10 +328,37 @@ def test_an_explosion_without_fragments_still_reaches_by_concussion(dpv_table: T
     assert figure["distance_m"] == pytest.approx(12)
 
 
-def test_a_task_rolled_without_its_difficulty_stays_open_naming_the_field(dpv_table: Table) -> None:
-    """UX walkthrough 3 #2 (issue 25 item 4): Roll with a required choice missing keeps the
-    dialog, says what is wrong by the field's label, marks and focuses that field; fixed, Roll
-    posts the card. No console error for what the user chose."""
+def _open_action(page: Any, action: str) -> Any:
+    """The actions menu's tool, the action chosen, Pick: its dialog."""
+    page.locator('.scene-tool[data-tool="firefightActions"]').click()
+    picker = page.locator("dialog.firefight-action-picker")
+    picker.locator(f'input[name="ff-action"][value="{action}"]').check()
+    picker.locator("button[data-action=pick]").click()
+    dialog = page.locator("dialog.firefight-action-dialog")
+    dialog.wait_for()
+    return dialog
+
+
+def test_a_task_rolled_with_the_dialogs_defaults_posts_a_routine_task(dpv_table: Table) -> None:
+    """Issue 25 item 4: Task, the most generic action, rolls with its defaults (Difficulty "—":
+    the chosen task's, else Routine) instead of refusing its first Roll."""
+    page = dpv_table.page
+    shooter, *_ = _names(page)
+    page.evaluate(AIM_JS, [shooter, []])
+    dialog = _open_action(page, "task")
+    before = page.evaluate("() => game.messages.size")
+    dialog.locator('[data-action="go"]').click()
+    dialog.wait_for(state="detached")
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    flags = _last_after(page, before)
+    task = next(s for s in flags["result"]["steps"] if s["id"] == "task")
+    assert task["numbers"]["needed"] == 6  # 2300ad TASK DIFFICULTY, Routine 6+ (1D10)
+
+
+def test_an_action_rolled_without_a_required_field_stays_open_naming_it(dpv_table: Table) -> None:
+    """UX walkthrough 3 #2 (issue 25 item 4): Roll with a required field missing (Explosion's
+    explosive power) keeps the dialog, says what is wrong by the field's label, marks and focuses
+    that field; filled, Roll posts the card. No console error for what the user chose."""
     page = dpv_table.page
     shooter, *_ = _names(page)
     page.evaluate(AIM_JS, [shooter, []])
@@ -341,28 +369,38 @@ def test_a_task_rolled_without_its_difficulty_stays_open_naming_the_field(dpv_ta
             logged.append(message.text)
 
     page.on("console", log)
-    page.locator('.scene-tool[data-tool="firefightActions"]').click()
-    picker = page.locator("dialog.firefight-action-picker")
-    picker.locator('input[name="ff-action"][value="task"]').check()
-    picker.locator("button[data-action=pick]").click()
-    dialog = page.locator("dialog.firefight-action-dialog")
-    dialog.wait_for()
+    dialog = _open_action(page, "explosion")
     before = page.evaluate("() => game.messages.size")
     dialog.locator('[data-action="go"]').click()
     error = dialog.locator("[data-firefight-dialog-error]")
     error.wait_for()
-    label = dialog.locator('.form-group[data-field="options.difficulty"] label').inner_text()
-    assert label in error.inner_text()
-    assert "options.difficulty" not in error.inner_text()
-    difficulty = dialog.locator('.form-group[data-field="options.difficulty"] select')
-    assert difficulty.get_attribute("aria-invalid") == "true"
+    group = dialog.locator('.form-group[data-field="ep"]')
+    assert group.locator("label").inner_text() in error.inner_text()
+    field = group.locator("input")
+    assert field.get_attribute("aria-invalid") == "true"
     assert page.evaluate("""() => document.activeElement
-        .closest('.form-group')?.dataset.field""") == "options.difficulty"
+        .closest('.form-group')?.dataset.field""") == "ep"
     assert page.evaluate("() => game.messages.size") == before
-    # Chosen, Roll again: the card.
-    difficulty.select_option(index=3)  # after "—": simple, easy, routine
+    # Filled, Roll again: the card.
+    field.fill("3")
     dialog.locator('[data-action="go"]').click()
     dialog.wait_for(state="detached")
     page.wait_for_function("(n) => game.messages.size > n", arg=before)
     page.remove_listener("console", log)
     assert logged == []
+
+
+def test_travel_time_says_its_duration_in_words(dpv_table: Table) -> None:
+    """Issue 25 item 6 (UX walkthrough 3 #6): the referee's Travel time, rolled from the actions
+    menu with its defaults, says "2 days", not "2d"."""
+    page = dpv_table.page
+    dialog = _open_action(page, "travel")
+    before = page.evaluate("() => game.messages.size")
+    dialog.locator('[data-action="go"]').click()
+    dialog.wait_for(state="detached")
+    page.wait_for_function("(n) => game.messages.size > n", arg=before)
+    card = page.locator(".chat-message").last.locator(".firefight-card")
+    card.locator(".ff-details-toggle").click()
+    text = card.inner_text()
+    assert re.search(r"\d+ (day|days|hour|hours|minute|minutes)\b", text), text
+    assert not re.search(r"\d+[dhm]\b", text), text

@@ -107,6 +107,33 @@ def test_dialog_and_card_show_no_english(german_table: Table) -> None:
     assert german_table.errors == []
 
 
+def test_pack_names_and_roll_flavours_are_german(german_table: Table) -> None:
+    """Issue 25 item 6: in a German world the compendium packs' names and Foundry's roll
+    flavours (beside each die of a message) were English."""
+    page = german_table.page
+    page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
+    names = page.locator(".compendium-pack summary").all_inner_texts()
+    assert any("Waffen" in n for n in names), names
+    assert not [n for n in names if "FIREFIGHT." in n or "Weapons" in n or "Armor" in n], names
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+    german_table.reset()
+    german_table.token("Rifleman Aldo Ferri").click()
+    german_table.token("Officer Vera Lind").click(button="right")
+    before = page.evaluate("() => game.messages.size")
+    page.click("#shoot-button")
+    page.click('dialog.application button[data-action="fire"]')
+    page.wait_for_function("(n) => game.messages.size > n", arg=before, timeout=60000)
+    rolls = page.evaluate("""() => game.messages.contents.at(-1).rolls.map((r) =>
+        [r.options.flavor, r.options.firefight?.purpose])""")
+    assert rolls
+    flavours = [f for f, _ in rolls]
+    assert flavours != [english for _, english in rolls], rolls
+    assert not [f for f in flavours if "{" in f or "FIREFIGHT." in f], flavours
+    shown = page.locator(".chat-message").last.locator(".message-rolls .flavor").all_text_contents()
+    assert shown == flavours
+    assert _english_in(flavours) == []
+
+
 def test_every_lang_file_is_in_the_manifest() -> None:
     manifest = json.loads((REPO / "module.json").read_text("utf-8"))
     assert {entry["lang"] for entry in manifest["languages"]} == {

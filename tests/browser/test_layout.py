@@ -2,7 +2,7 @@
 bar stays on one line with the longest ruleset name; no notification covers a window's title bar
 and close button (the Fire! dialog, Configure Settings, a ruleset's settings submenu), even five at
 once; a SHOCK chit pull's 36 activations do not cover a third of the board, and the tracker
-collapses to its header."""
+collapses to its header; no choice of a Shoot dialog's selects is cut."""
 
 from __future__ import annotations
 
@@ -181,4 +181,47 @@ def test_the_newest_card_shows_its_result_in_the_chat_log(
     assert not card.locator(".ff-die").first.is_visible()
     card.locator(".ff-details-toggle").click()
     assert card.locator(".ff-die").first.is_visible()
+    assert errors == []
+
+
+# Each visible select's choices that its box cuts: the text's width in the select's font against
+# the box's inner width less its arrow (about 20 px in Chromium).
+CUT_CHOICES_JS = """(dialog) => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const s of dialog.querySelectorAll('select')) {
+    if (!s.offsetParent) continue;
+    const cs = getComputedStyle(s);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    for (const o of s.options) {
+      const width = ctx.measureText(o.text).width;
+      if (width > room) cut.push([s.name, o.text, Math.round(width), Math.round(room)]);
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize(("ruleset", "pack", "shooter"), [
+    ("soe", "soe-actors", "Rifleman"), ("percentile", "percentile-actors", "")])
+def test_no_choice_of_the_shoot_dialog_is_cut_at_1280(
+        server: str, open_page: Callable[..., Any], ruleset: str, pack: str,
+        shooter: str) -> None:
+    """Issue 25 item 6 (UX walkthrough 3 #15): soe's Weapon "Cei-Rigotti rifle (6.5x52…" and
+    Target size "70 cm (crouching, E-typ…", percentile's "Kar98k rifle (7.92x57m…" were cut."""
+    page, _, errors = open_page(server, viewport=VIEW)
+    page.evaluate(RULESET_JS, ruleset)
+    page.goto(f"{server}?pack={pack}")
+    page.wait_for_selector('#engine-status[data-status="ready"]', timeout=BOOT_TIMEOUT_MS)
+    names = page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)")
+    first = next(n for n in names if n.startswith(shooter))
+    other = next(n for n in names if n != first)
+    page.locator(f'.token[data-name="{first}"]').click()
+    page.locator(f'.token[data-name="{other}"]').click(button="right")
+    page.click("#shoot-button")
+    dialog = page.locator("dialog.application").last
+    dialog.locator("select").first.wait_for()
+    assert dialog.evaluate(CUT_CHOICES_JS) == []
+    _on_screen(_box(dialog))
     assert errors == []

@@ -75,6 +75,30 @@ def test_select_and_target(ready_table: Any) -> None:
     assert page.locator("#shoot-button").is_enabled()
 
 
+def test_reading_the_targets_sheet_keeps_it_targeted_and_says_so(ready_table: Any) -> None:
+    """Issue 25 item 9 (UX walkthrough 3 #13): a double-click on the target to read its sheet
+    selects it; the panel still names it as the target (it was "Right-click a token", and a
+    right-click then untargeted it: targeting again toggles the target off, as in Foundry)."""
+    page = ready_table.page
+    _select_and_target(ready_table, RIFLEMAN, RHINO)
+    ready_table.token(RHINO).dblclick()
+    sheet = page.locator(f'section.actor-sheet:has-text("{RHINO}")').last
+    sheet.wait_for()
+    sheet.locator('[data-action="close"]').click()
+    target = page.locator("#step-target .value")
+    assert RHINO in target.inner_text()
+    assert "Right-click" not in target.inner_text()
+    # Clicking the shooter again is all it takes: Shoot is ready.
+    ready_table.token(RIFLEMAN).click()
+    assert RHINO in target.inner_text()
+    assert page.locator("#shoot-button").is_enabled()
+    # A second right-click on the target toggles it off.
+    ready_table.token(RHINO).click(button="right")
+    assert page.evaluate("() => game.user.targets.size") == 0
+    assert "Right-click a token" in target.inner_text()
+    assert page.locator("#shoot-button").is_disabled()
+
+
 def test_drag_changes_range(ready_table: Any) -> None:
     page = ready_table.page
     _select_and_target(ready_table, RIFLEMAN, RHINO)

@@ -115,6 +115,28 @@ def test_a_player_drags_a_circle_template_and_deletes_only_their_own(soe_player:
     assert not t.errors
 
 
+def test_place_area_is_not_offered_with_a_grenade(dpv_table: Table) -> None:
+    """Issue 25 item 2 (UX walkthrough 3 #3): with a grenade, "Place area" opened Area fire,
+    which refused it ("area fire needs an AFV"). A grenade is thrown at a target and its blast
+    placed where it lands, so the button is hidden while a grenade is chosen and back with a
+    rifle (docs/rules-notes.md, "Place area with a grenade")."""
+    page = dpv_table.page
+    page.evaluate(CLEAR_JS)
+    tokens = page.evaluate(TOKENS_JS)
+    _select_and_target(page, tokens[0]["name"], [tokens[1]["name"]])
+    page.click("#shoot-button")
+    dialog = page.locator("dialog.application").filter(has=page.locator(".firefight-shot"))
+    dialog.wait_for()
+    weapon = dialog.locator('select[name="weapon"]')
+    place = dialog.locator('button[data-action="place"]')
+    weapon.select_option(label="Hand grenade (house)")
+    assert place.is_hidden()
+    weapon.select_option(label="Assault rifle (house)")
+    assert place.is_visible()
+    dialog.locator('[data-action="cancel"]').click()
+    dialog.wait_for(state="detached")
+
+
 def test_place_area_from_the_shoot_dialog_then_escape_cancels(dpv_table: Table) -> None:
     page = dpv_table.page
     page.evaluate(CLEAR_JS)

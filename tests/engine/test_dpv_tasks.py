@@ -98,6 +98,16 @@ def test_determination_preset_is_difficult_without_failure_roll() -> None:
     assert len(task([8], preset="determination")["dice"]) == 1
 
 
+def test_a_task_with_neither_difficulty_nor_preset_is_routine_and_a_preset_keeps_its_own() -> None:
+    # Issue 25 item 4: the Task dialog's defaults roll (docs/rules-notes.md, "A task's default
+    # difficulty"); the default does not replace a preset's rung (determination: Difficult).
+    assert step(task([6]), "task")["numbers"]["needed"] == 6
+    assert task([6])["outcome"]["success"] is True
+    assert step(task([9], preset="determination"), "task")["numbers"]["needed"] == 10
+    assert step(task([9], preset="determination", difficulty="simple"),
+                "task")["numbers"]["needed"] == 2
+
+
 def test_two_d6_setting() -> None:
     result = task([3, 4], difficulty="routine", settings={"task_dice": "2d6"})
     assert result["dice"][0]["formula"] == "2d6"

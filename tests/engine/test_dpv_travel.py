@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import firefight
+from firefight.i18n import fill, translate
 from firefight.rulesets.dpv import travel
 
 
@@ -50,6 +51,25 @@ def test_a_road_replaces_the_terrain_time() -> None:
     assert trip(mode="wheel", terrain="woods", features=["road_grid"])["outcome"]["time"] == "2h"
 
 
+@pytest.mark.parametrize(("minutes", "en", "de"), [
+    (2 * 24 * 60, "2 days", "2 Tage"),
+    (24 * 60 + 60 + 1, "1 day 1 hour 1 minute", "1 Tag 1 Stunde 1 Minute"),
+    (12 * 60, "12 hours", "12 Stunden"),
+    (0, "0 minutes", "0 Minuten"),
+])
+def test_a_duration_is_said_in_words_in_the_readers_language(minutes: int, en: str,
+                                                              de: str) -> None:
+    # Issue 25 item 6: the travel card said "4d"; the table's notation stays in ``time``.
+    said = travel.said_duration(minutes)
+    assert (fill("{t}", "en", {"t": said}), fill("{t}", "de", {"t": said})) == (en, de)
+
+
+def test_the_travel_summary_says_its_duration_in_words() -> None:
+    out = trip(mode="foot", terrain="broken", features=["river"], hexes=2)["outcome"]
+    assert translate(out["summary_key"], "de", **out).startswith("2 Hexfelder: 7 Tage (")
+    assert translate(out["summary_key"], "en", **out).startswith("2 hexes: 7 days (")
+
+
 def test_impassable_and_not_given_are_refusals() -> None:
     assert trip(mode="wheel", terrain="mountain")["error"]["code"] == "refused"
     assert trip(mode="ship", terrain="flat")["error"]["fields"][0]["field"] == "options.terrain"
@@ -70,4 +90,4 @@ def test_interface_table() -> None:
 def test_travel_card_is_fully_labelled() -> None:
     html = firefight.render_card(trip(mode="foot", terrain="hilly", hexes=3))
     assert "FIREFIGHT." not in html
-    assert "6d" in html
+    assert "3 hexes: 6 days (" in html  # in words (issue 25 item 6), not "6d"

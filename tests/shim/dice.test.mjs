@@ -68,3 +68,28 @@ test("EntropyStream draws each value once and hands out growing prefixes", async
   assert.deepEqual(stream.take(3), [0.01, 0.02, 0.03]);
   assert.equal(n, 4);
 });
+
+test("a die's flavour is its purpose in the client's language, its English purpose kept", () => {
+  // Issue 25 item 6: Foundry's roll flavours were the engine's English in a German world.
+  const saved = globalThis.game;
+  const de = { "FIREFIGHT.dpv.roll.to_hit": "Treffer, Schuss {shot}" };
+  globalThis.game = { i18n: { lang: "de", localize: (k) => de[k] ?? k } };
+  try {
+    const record = { formula: "1d10", faces: 10, results: [7], total: 7, purpose: "to-hit, shot 2",
+      purpose_key: "FIREFIGHT.dpv.roll.to_hit", purpose_params: { shot: 2 }, side: "attacker" };
+    const [data] = rollDataFromResult({ dice: [record] });
+    assert.equal(data.options.flavor, "Treffer, Schuss 2");
+    assert.equal(data.terms[0].options.flavor, "Treffer, Schuss 2");
+    assert.equal(data.options.firefight.purpose, "to-hit, shot 2");
+    // A param named <name>_key is a lang key itself, said as <name> (cards.py `_params`).
+    de["FIREFIGHT.soe.roll.rant"] = "{roll}, {side}";
+    de["FIREFIGHT.soe.side.attacker"] = "Angreifer";
+    const keyed = rollDataFromDice({ ...record, purpose: "to-hit, attacker", purpose_key: "FIREFIGHT.soe.roll.rant",
+      purpose_params: { roll: "Treffer", side_key: "FIREFIGHT.soe.side.attacker" } });
+    assert.equal(keyed.options.flavor, "Treffer, Angreifer");
+    // Without a key, the engine's purpose as it is.
+    assert.equal(rollDataFromDice(exploding).options.flavor, "to-hit, shooter");
+  } finally {
+    globalThis.game = saved;
+  }
+});

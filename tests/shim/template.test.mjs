@@ -3,7 +3,7 @@
 // spans, whether a shot may go at several targets, and a dialog's values split for the action.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { placementFor, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice, endLayerDrag } from "../../js-shim/canvas/template.mjs";
+import { placementFor, placeFitsWeapon, explosionReachM, arcSpreadDeg, severalTargets, severalTargetsError, splitChoice, endLayerDrag } from "../../js-shim/canvas/template.mjs";
 
 const DPV_LIKE = {
   areaFire: { action: "area_fire", diameterM: 10 },
@@ -20,6 +20,15 @@ test("Place area: area fire from the Shoot dialog and the area-fire action, the 
   // A ruleset that declares neither places nothing (the dialogs offer no button).
   assert.equal(placementFor({}, "attack"), null);
   assert.equal(placementFor({ areaFire: { action: "area_fire", diameterM: 0 } }, "attack"), null);
+});
+
+test("Place area fits no weapon that explodes: a grenade is thrown, not fired as area fire (issue 25 item 2)", () => {
+  assert.equal(placeFitsWeapon(DPV_LIKE, "attack", { ep: 0.5, rof: 1 }), false);
+  assert.equal(placeFitsWeapon(DPV_LIKE, "attack", { afv: 2 }), true);
+  assert.equal(placeFitsWeapon(DPV_LIKE, "attack", null), true);
+  // The explosion action's own placement (a point for its blast) stays.
+  assert.equal(placeFitsWeapon(DPV_LIKE, "explosion", {}), true);
+  assert.equal(placeFitsWeapon(DPV_LIKE, "task", {}), false);
 });
 
 test("an explosion's reach before the resolve: the last declared step at or under its power, tamped steps when tamped", () => {

@@ -232,8 +232,11 @@ class AttackRequest(DpvRequest):
 
 class TaskOptions(Strict):
     preset: Preset | None = Field(default=None, json_schema_extra=choices("preset", PRESETS))
+    # None: the preset's difficulty, else Routine (tasks.DEFAULT_DIFFICULTY); a default rung
+    # here would override every preset's.
     difficulty: Difficulty | None = Field(
-        default=None, json_schema_extra=choices("difficulty", DIFFICULTIES))
+        default=None, json_schema_extra={**choices("difficulty", DIFFICULTIES),
+                                         "x-hint-key": f"{P}.opt.difficulty.hint"})
     skill: int | None = Field(default=None, ge=0, le=30, json_schema_extra=label("skill"),
                               description="skill level; default: the preset's skill of the actor")
     characteristics: list[Level] | None = Field(

@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from firefight.errors import rule_error
 from firefight.record import Recorder
 from firefight.rulesets.dpv import cards, odds
 from firefight.rulesets.dpv.data import chance, tables
@@ -28,6 +27,8 @@ from firefight.rulesets.dpv.models import (
 )
 
 SRC_DIFFICULTY = "2300ad TASK DIFFICULTY (1D10/2D6)"
+# A task with neither a difficulty nor a preset (our reading: the ladder's middle rung).
+DEFAULT_DIFFICULTY = "routine"
 SRC_CHAR = "2300ad CHARACTERISTICS"
 SRC_FUMBLE = "2300ad FUMBLE"
 SRC_FAILURE = "2300ad FAILURE (2D6 OR 3D6)"
@@ -235,10 +236,9 @@ def task_spec(rec: Recorder, request: DpvRequest, actor: DpvCombatant, options: 
     roll see the same)."""
     settings = request.settings
     preset = _preset(options)
-    base = options.difficulty or preset.get("difficulty")
-    if base is None:
-        raise rule_error("dpv", "task_difficulty", "a task needs a difficulty or a preset",
-                         "options.difficulty", "choose a difficulty or a preset", refused=False)
+    # The text names no default rung; a task with neither is Routine (docs/rules-notes.md,
+    # "A task's default difficulty"), so the dialog's defaults roll.
+    base = options.difficulty or preset.get("difficulty") or DEFAULT_DIFFICULTY
     levels = options.harder
     if options.harder:
         rec.note("harder", "2300ad DETERMINATION", levels=options.harder)

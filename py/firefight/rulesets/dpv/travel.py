@@ -98,8 +98,10 @@ def resolve_travel(request: TravelRequest, rec: Recorder) -> None:
     rec.step("travel", "travel", kind="table",
              numbers={"per_hex_minutes": round(per_hex, 2), "hexes": o.hexes,
                       "total_minutes": round(total, 2), "rows": rows},
-             outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total))
+             outcome="outcome.travel", source=SRC_TRAVEL, time=describe(total),
+             duration=said_duration(total))
     rec.outcome.update(per_hex_minutes=per_hex, total_minutes=total, time=describe(total),
+                       duration=said_duration(total),
                        hexes=o.hexes, summary_key="FIREFIGHT.dpv.outcome.travel")
     cards.title(rec, request)
 
@@ -137,16 +139,33 @@ def resolve_stutterwarp(request: StutterwarpRequest, rec: Recorder) -> None:
                       "legs": legs, "stops": stops, "stop_hours": s["stop_hours"],
                       "au_per_day": round(au_per_day, 4), "distance_au": o.distance_au,
                       "total_minutes": round(total, 2)},
-             outcome="outcome.stutterwarp", source=s["source"], time=describe(total))
+             outcome="outcome.stutterwarp", source=s["source"], time=describe(total),
+             duration=said_duration(total))
     rec.outcome.update(total_minutes=total, stops=stops, au_per_day=au_per_day,
-                       time=describe(total), summary_key="FIREFIGHT.dpv.outcome.stutterwarp")
+                       time=describe(total), duration=said_duration(total),
+                       summary_key="FIREFIGHT.dpv.outcome.stutterwarp")
     cards.title(rec, request)
+
+
+def _parts(total_minutes: float) -> tuple[int, int, int]:
+    days, rest = divmod(round(total_minutes), 24 * 60)
+    hours, mins = divmod(rest, 60)
+    return days, hours, mins
+
+
+def said_duration(total_minutes: float) -> dict[str, Any]:
+    """A duration in words in the reader's language (a lang key with its params, as
+    ``i18n.fill`` and the shim's ``localize`` say it): "2 days 4 hours", "2 Tage 4 Stunden";
+    parts that are zero are left out, as :func:`describe` leaves them out."""
+    days, hours, mins = _parts(total_minutes)
+    shape = ("d" if days else "") + ("h" if hours else "") + ("m" if mins else "")
+    return {"key": f"FIREFIGHT.dpv.duration.{shape or 'm'}", "fallback": describe(total_minutes),
+            "params": {"days": days, "hours": hours, "minutes": mins}}
 
 
 def describe(total_minutes: float) -> str:
     """A duration as the table prints them: days, hours, minutes."""
-    days, rest = divmod(round(total_minutes), 24 * 60)
-    hours, mins = divmod(rest, 60)
+    days, hours, mins = _parts(total_minutes)
     parts = [f"{days}d"] if days else []
     parts += [f"{hours}h"] if hours else []
     parts += [f"{mins}m"] if mins or not parts else []

@@ -189,6 +189,29 @@ class _Served(compatibility_layer):
     lockfile_packages = {}
 
 _firefight_installer = PackageManager(_Served)
+
+def _firefight_unmet(wheel_name):
+    """The Requires-Dist of an installed wheel's distribution that the installed versions do not
+    meet (a constraint "<name> @ <url>" takes the served wheel whatever version was asked)."""
+    from importlib import metadata
+    from micropip._vendored.packaging.requirements import Requirement
+    from micropip._vendored.packaging.utils import canonicalize_name
+    want = canonicalize_name(wheel_name)
+    dist = next((d for d in metadata.distributions()
+                 if canonicalize_name(d.metadata["Name"] or "") == want), None)
+    unmet = []
+    for text in (dist.requires or []) if dist else []:
+        req = Requirement(text)
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        try:
+            have = metadata.version(req.name)
+        except metadata.PackageNotFoundError:
+            unmet.append(f"{text} (not installed)")
+            continue
+        if not req.specifier.contains(have, prereleases=True):
+            unmet.append(f"{text} ({req.name} {have} is what is installed or served)")
+    return unmet
 `;
 let installer = null; // the PackageManager above, once micropip is loaded
 
@@ -247,6 +270,11 @@ async function loadWheels(urls, served = urls) {
     const lists = [pyodide.toPy([]), pyodide.toPy(constraints)]; // Python lists, not JS arrays
     try {
       await manager.install.callKwargs(url, { deps: true, keep_going: false, index_urls: lists[0], constraints: lists[1] });
+      const unmet = dist ? pyodide.globals.get("_firefight_unmet")(dist).toJs() : [];
+      if (unmet.length) {
+        await manager.uninstall(dist); // not discovered: its requirement is not met
+        failures.push({ url, error: `requires ${unmet.join(", ")}` });
+      }
     } catch (err) {
       failures.push({ url, error: installError(err) });
     } finally {

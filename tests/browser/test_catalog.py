@@ -147,7 +147,8 @@ def test_a_wheel_loaded_at_runtime_is_loaded_again_at_the_next_page_load(
     names = page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)")
     page.locator(f'.token[data-name="{names[0]}"]').click()
     page.locator(f'.token[data-name="{names[1]}"]').click(button="right")
-    page.evaluate("() => document.querySelectorAll('#notifications .notification').forEach((n) => n.remove())")
+    page.evaluate("""() => document.querySelectorAll('#notifications .notification')
+        .forEach((n) => n.remove())""")
     page.click("#shoot-button")
     note = page.locator("#notifications .notification.error").first
     note.wait_for(timeout=15000)

@@ -446,3 +446,47 @@ def test_the_laser_sight_changes_the_odds_and_shows_on_the_card(plugins: PluginT
     request = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request")
     assert request["house"]["laser_sight"]["options"]["fitted"] is True
     assert plugins.errors == []
+
+
+DROP_AT_JS = """([x, y]) => { const svg = document.getElementById('scene');
+    const p = svg.createSVGPoint(); p.x = x; p.y = y;
+    const q = p.matrixTransform(svg.getScreenCTM()); const r = svg.getBoundingClientRect();
+    return {x: q.x - r.left, y: q.y - r.top}; }"""
+
+
+def test_a_plugins_own_pack_is_offered_and_its_duellists_fight(server: str, browser: Any) -> None:
+    """Issue 26 item 5: the Duel module ships a pack of duellists (examples/firefight-duel/packs/);
+    the table lists it in the Compendiums as it lists Firefight's, and the GM drags two duellists
+    onto the scene and one shoots the other with the Duel ruleset."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    try:
+        table = PluginTable(server, context)
+        page = table.gm
+        _engine_ready(page)
+        _choose_ruleset(page, "Duel", "duel")
+        page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
+        pack = page.locator('.compendium-pack[data-module="firefight-duel"]'
+                            '[data-pack="duel-duellists-worldbuilding"]')
+        assert "Duel: Duellists" in pack.locator("summary").inner_text()
+        pack.locator("summary").click()
+        for name, at in (("Duellist Anna Berg", (1150, 1250)),
+                         ("Duellist Karl Weiss", (1450, 1250))):
+            entry = pack.locator(".compendium-entry", has_text=name)
+            entry.wait_for()
+            drop = page.evaluate(DROP_AT_JS, list(at))
+            entry.drag_to(page.locator("#scene"), target_position=drop)
+            page.wait_for_function("(n) => canvas.tokens.placeables.some((t) => t.name === n)",
+                                   arg=name)
+        page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+        _aim(page, "Duellist Anna Berg", "Duellist Karl Weiss")
+        page.click("#shoot-button")
+        page.locator(SHOT_DIALOG).wait_for()
+        assert float(_odds(page).rstrip("%")) > 0
+        card = _fire(page)
+        assert "ruleset-duel" in (card.locator(".firefight-card").get_attribute("class") or "")
+        assert "Duellist Anna Berg attacks Duellist Karl Weiss" in card.inner_text()
+        assert table.errors == []
+    finally:
+        context.close()

@@ -548,6 +548,7 @@ def test_plugin_wheels_are_installed_with_their_requirements_or_refused_naming_t
                        "import fflib\nVALUE = fflib.VALUE\n")
     needs_absent = _wheel(folder, "ff-needs-absent", "0.1.0", ["nowhere-lib>=1"], "")
     needs_newer = _wheel(folder, "ff-needs-newer", "0.1.0", ["firefight>=99"], "")
+    needs_lib2 = _wheel(folder, "ff-needs-lib-two", "0.1.0", ["fflib>=2"], "")
     base, served = server
     PAGES["/plugins"] = PLUGIN_PAGE
     with sync_playwright() as p:
@@ -562,22 +563,25 @@ def test_plugin_wheels_are_installed_with_their_requirements_or_refused_naming_t
                 else (foreign.append(route.request.url), route.abort())))
             page = context.new_page()
             page.goto(base + "/plugins")
-            urls = [base + u for u in (needs_lib, lib, needs_absent, needs_newer)]
+            urls = [base + u for u in (needs_lib, lib, needs_absent, needs_newer, needs_lib2)]
             page.evaluate("(urls) => worker.postMessage({type: 'wheels', urls})", urls)
             page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=300000)
             ready = next(e for e in page.evaluate("events") if e.get("type") == "ready")
             errors = {e["url"].rsplit("/", 1)[-1]: e["error"] for e in ready["wheelErrors"]}
             assert set(errors) == {"ff_needs_absent-0.1.0-py3-none-any.whl",
-                                   "ff_needs_newer-0.1.0-py3-none-any.whl"}, errors
+                                   "ff_needs_newer-0.1.0-py3-none-any.whl",
+                                   "ff_needs_lib_two-0.1.0-py3-none-any.whl"}, errors
+            assert "fflib>=2" in errors["ff_needs_lib_two-0.1.0-py3-none-any.whl"], errors
             assert "nowhere-lib" in errors["ff_needs_absent-0.1.0-py3-none-any.whl"], errors
             assert "firefight>=99" in errors["ff_needs_newer-0.1.0-py3-none-any.whl"], errors
             # The library its module serves came with the plugin, and both import.
-            for n, suffix in enumerate(["fflib.py", "ff_needs_lib.py", "ff_needs_absent.py"]):
+            for n, suffix in enumerate(["fflib.py", "ff_needs_lib.py", "ff_needs_absent.py",
+                                        "ff_needs_lib_two.py"]):
                 page.evaluate("(s) => worker.postMessage({test: 'site-files', suffix: s})", suffix)
                 page.wait_for_function("(n) => events.filter((e) => e.type === 'site-files')"
                                        ".length > n", arg=n)
             found = [e["names"] for e in page.evaluate("events") if e.get("type") == "site-files"]
-            assert [len(names) for names in found] == [1, 1, 0], found
+            assert [len(names) for names in found] == [1, 1, 0, 0], found
             probe = json.dumps({"op": "hello"})
             page.evaluate("(m) => worker.postMessage({id: 1, message: m})", probe)
             page.wait_for_function("events.some((e) => e.id === 1)")

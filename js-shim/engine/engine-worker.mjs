@@ -190,12 +190,21 @@ class _Served(compatibility_layer):
 
 _firefight_installer = PackageManager(_Served)
 
+def _firefight_has(name, version):
+    """Whether distribution name is installed at version (a served library another wheel
+    required is installed once)."""
+    from importlib import metadata
+    try:
+        return metadata.version(name) == version
+    except metadata.PackageNotFoundError:
+        return False
+
 def _firefight_unmet(wheel_name):
     """The Requires-Dist of an installed wheel's distribution that the installed versions do not
     meet (a constraint "<name> @ <url>" takes the served wheel whatever version was asked)."""
     from importlib import metadata
-    from micropip._vendored.packaging.requirements import Requirement
-    from micropip._vendored.packaging.utils import canonicalize_name
+    from micropip._vendored.packaging.src.packaging.requirements import Requirement
+    from micropip._vendored.packaging.src.packaging.utils import canonicalize_name
     want = canonicalize_name(wheel_name)
     dist = next((d for d in metadata.distributions()
                  if canonicalize_name(d.metadata["Name"] or "") == want), None)
@@ -237,6 +246,12 @@ export function wheelDist(url) {
   return m ? m[1].toLowerCase().replace(/[-_.]+/g, "-") : null;
 }
 
+/** Pure: a wheel URL's version (PEP 427 file name), or null. */
+export function wheelVersion(url) {
+  const file = decodeURIComponent(String(url).split(/[?#]/)[0].split("/").pop() ?? "");
+  return /^[A-Za-z0-9_.]+-([^-]+)-.+\.whl$/.exec(file)?.[1] ?? null;
+}
+
 /** Pure: micropip's refusal said plainly: the requirement it could not meet, from where it looks. */
 function installError(err) {
   const text = String(err?.message ?? err).trim();
@@ -267,6 +282,7 @@ async function loadWheels(urls, served = urls) {
     const dist = wheelDist(url);
     const constraints = served.filter((u) => u !== url && wheelDist(u) && wheelDist(u) !== dist)
       .map((u) => `${wheelDist(u)} @ ${u}`);
+    if (dist && pyodide.globals.get("_firefight_has")(dist, wheelVersion(url))) continue;
     const lists = [pyodide.toPy([]), pyodide.toPy(constraints)]; // Python lists, not JS arrays
     try {
       await manager.install.callKwargs(url, { deps: true, keep_going: false, index_urls: lists[0], constraints: lists[1] });

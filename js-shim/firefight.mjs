@@ -12,7 +12,8 @@ import { Applier } from "./documents/apply.mjs";
 import { registerCoreSettings, rulesetSettings } from "./world/settings.mjs";
 import {
   registerCatalogSettings, mergeCachedStrings, applyCatalog, catalog, catalogReady, catalogLanguage,
-  pluginWheels, reportPlugin, tableFeatures, currentRuleset,
+  pluginWheels, reportPlugin, tableFeatures, currentRuleset, keepWheel, keptWheels, rememberedWheels,
+  missingRulesetText, catalogFromEngine,
 } from "./world/catalog.mjs";
 import { onRenderActorSheet, openFirefightSheet } from "./documents/sheet.mjs";
 import { onPreCreateItem, onDropCanvasData } from "./documents/items.mjs";
@@ -49,6 +50,8 @@ engine.onWheel = async (loaded) => {
     reportWheel(loaded ?? {});
     throw new Error(`Firefight: ${loaded?.url ?? "?"}: ${loaded?.error ?? "not loaded"}`);
   }
+  // Kept in the world (a GM's load), so the next page load on every client has it too.
+  await keepWheel(loaded.url, MODULES_BASE).catch((err) => console.error("Firefight | could not keep the wheel in the world:", err));
   return loadCatalog("rescan");
 };
 // The engine starts at `init` (as early as the plugin wheels are known); what it reads into the
@@ -70,6 +73,9 @@ engine.addEventListener("status", () => {
 async function catalogKnown() {
   await Promise.race([catalogReady, engine.start().catch(() => {})]);
   if (!catalog().rulesets.length && engine.status === "failed") throw engine.failure;
+  // The world's ruleset gone with its plugin: said plainly, before any request is made.
+  const missing = catalogFromEngine() ? missingRulesetText(catalog(), currentRuleset()) : null;
+  if (missing) throw new Error(missing);
 }
 
 /** The names of who shoots at whom, as far as the table tells already (the boot dialog's line). */
@@ -149,6 +155,11 @@ Hooks.once("init", () => {
   for (const problem of problems) reportPlugin(problem);
   for (const { module, url } of wheels) {
     wheelModule.set(url, module);
+    if (!engine.wheels.includes(url)) engine.wheels.push(url);
+  }
+  // And the wheels a GM loaded at runtime, kept in the world (api.engine.loadWheel).
+  for (const { module, url } of rememberedWheels(keptWheels(), MODULES_BASE)) {
+    if (!wheelModule.has(url)) wheelModule.set(url, module);
     if (!engine.wheels.includes(url)) engine.wheels.push(url);
   }
   game.keybindings?.register?.(MODULE_ID, "shoot", {

@@ -32,17 +32,26 @@ export function renderActors() {
 async function renderCompendium(manifest) {
   const root = document.getElementById("compendium-list");
   root.innerHTML = "";
+  // Firefight's packs, then every other active module's (a plugin ships its own soldiers), as
+  // Foundry lists the packs of every active package: game.packs holds "the compendium packs of all
+  // active packages" (foundryvtt.com/api/classes/foundry.Game.html#packs).
+  const others = [...(game.modules?.values?.() ?? [])].filter((m) => m.active && m.id !== manifest.id);
+  for (const owner of [manifest, ...others]) renderPacks(root, owner);
+}
+
+function renderPacks(root, manifest) {
   // A world lists only the packs of its own system (or of none): sandbox/foundry/packages.mjs.
   for (const pack of packsForSystem(manifest, game.system.id).filter((p) => p.type === "Item" || p.type === "Actor")) {
     const details = document.createElement("details");
     details.className = "compendium-pack";
     details.dataset.pack = pack.name;
+    details.dataset.module = manifest.id;
     // A pack's label may be a lang key: Foundry localizes it in the sidebar (sandbox/README.md).
     details.innerHTML = `<summary>${escapeHTML(game.i18n.localize(pack.label))} <small>${escapeHTML(pack.type)}</small></summary><ol class="pack-entries"></ol>`;
     details.addEventListener("toggle", async () => {
       const ol = details.querySelector("ol");
       if (!details.open || ol.childElementCount) return;
-      for (const doc of await packDocuments(pack.name)) {
+      for (const doc of await packDocuments(pack.name, manifest.id)) {
         const li = document.createElement("li");
         li.className = "directory-item compendium-entry";
         li.dataset.documentId = doc._id;

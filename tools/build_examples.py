@@ -6,8 +6,10 @@ standard PEP 517 build, offline (hatchling is in the venv):
 
     python -m pip wheel --no-deps --no-build-isolation -w <module>/wheels <module>/python
 
-A wheel newer than every file of its ``python/`` folder is kept (quick when up to date). The
-wheels are build products, never committed (.gitignore). ``--check``: fail if any is stale.
+A wheel newer than every file of its ``python/`` folder is kept (quick when up to date). A module
+with ``packs/_source/`` also gets its compendium packs compiled (``node tools/build_packs.mjs
+--module <module>``). The wheels and packs are build products, never committed (.gitignore).
+``--check``: fail if any is stale.
 """
 
 from __future__ import annotations
@@ -62,16 +64,40 @@ def build(module: Path) -> None:
                          f"the build made {built or 'nothing'}")
 
 
+def packs_stale(module: Path) -> bool:
+    """Whether a module's compiled packs (its manifest's `packs`, from packs/_source/) are older
+    than their sources or missing."""
+    source = module / "packs" / "_source"
+    if not source.is_dir():
+        return False
+    manifest = json.loads((module / "module.json").read_text(encoding="utf-8"))
+    newest = max(p.stat().st_mtime for p in [*source.rglob("*"), module / "module.json"])
+    built = [module / p["path"] / "CURRENT" for p in manifest.get("packs", [])]
+    return any(not c.is_file() or c.stat().st_mtime < newest for c in built)
+
+
+def build_packs(module: Path) -> None:
+    """The module's own compendium packs, compiled as Firefight's are (tools/build_packs.mjs)."""
+    subprocess.run(["node", str(ROOT / "tools" / "build_packs.mjs"), "--module", str(module)],
+                   check=True, cwd=ROOT)
+
+
 def main(argv: list[str]) -> int:
+    packs = [m for m in modules() if packs_stale(m)]
     todo = [m for m in modules() if stale(m)]
     if "--check" in argv:
         for module in todo:
             print(f"stale: {module.relative_to(ROOT)}/wheels: run tools/build_examples.py",
                   file=sys.stderr)
-        return 1 if todo else 0
+        for module in packs:
+            print(f"stale: {module.relative_to(ROOT)}/packs: run tools/build_examples.py",
+                  file=sys.stderr)
+        return 1 if todo or packs else 0
     for module in todo:
         print(f"building {module.relative_to(ROOT)}/wheels/")
         build(module)
+    for module in packs:
+        build_packs(module)
     return 0
 
 

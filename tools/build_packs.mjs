@@ -12,6 +12,9 @@
 // rewrites them when they differ, and `--check` fails when they differ.
 //
 // Usage: node tools/build_packs.mjs [--check]   (--check: validate sources and module.json only)
+//        node tools/build_packs.mjs --module DIR   (a plugin module's own packs: each of DIR/module.json
+//        `packs` with flags.firefight.source compiled from DIR/packs/_source/<source>/ into DIR/<path>,
+//        for its `system` as above; tools/build_examples.py builds the examples' packs so)
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,8 +153,8 @@ export function validateDocs(pack, docs, seen = new Map()) {
   return errors;
 }
 
-async function loadSource(source) {
-  const dir = path.join(ROOT, "packs", "_source", source.name);
+async function loadSource(source, sources = path.join(ROOT, "packs", "_source")) {
+  const dir = path.join(sources, source.name);
   const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
   const docs = [];
   for (const file of files) {
@@ -225,8 +228,40 @@ async function main() {
   }
 }
 
+/** A plugin module's packs (--module DIR): validated, then compiled per its manifest's `packs`. */
+async function buildModule(dir) {
+  const manifest = JSON.parse(await readFile(path.join(dir, "module.json"), "utf8"));
+  const packs = (manifest.packs ?? []).filter((p) => p.flags?.firefight?.source);
+  const errors = [];
+  const loaded = new Map();
+  const seen = new Map();
+  for (const name of new Set(packs.map((p) => p.flags.firefight.source))) {
+    const type = packs.find((p) => p.flags.firefight.source === name).type;
+    const source = { name, type };
+    const { dir: src, docs } = await loadSource(source, path.join(dir, "packs", "_source"));
+    errors.push(...validateDocs(source, docs, seen));
+    loaded.set(name, { source, dir: src, count: docs.length });
+  }
+  for (const pack of packs) {
+    if (TYPED.has(pack.type) && !ADAPTERS[pack.system]) errors.push(`${pack.name}: system ${JSON.stringify(pack.system)} has no adapter (js-shim/systems/)`);
+    if (!String(pack.path ?? "").startsWith("packs/")) errors.push(`${pack.name}: path must be under packs/`);
+  }
+  if (errors.length) throw new Error(`${errors.length} error(s):\n  ${errors.join("\n  ")}`);
+  const { compilePack } = await import("@foundryvtt/foundryvtt-cli");
+  for (const pack of packs) {
+    const { source, dir: src, count } = loaded.get(pack.flags.firefight.source);
+    const adapter = pack.system ? ADAPTERS[pack.system] : null;
+    const dest = path.join(dir, pack.path);
+    await rm(dest, { recursive: true, force: true });
+    const transformEntry = adapter ? (doc) => void Object.assign(doc, toSystem(source.type, doc, adapter)) : undefined;
+    await compilePack(src, dest, { log: false, transformEntry });
+    console.log(`build_packs: ${manifest.id}: ${pack.name}: ${count} documents -> ${pack.path}`);
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((err) => {
+  const at = process.argv.indexOf("--module");
+  (at > 0 ? buildModule(path.resolve(process.argv[at + 1] ?? ".")) : main()).catch((err) => {
     console.error(`build_packs: ${err.message}`);
     process.exit(1);
   });

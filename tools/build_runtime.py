@@ -353,6 +353,10 @@ def stamp_runtime_hash() -> None:
         if path.is_file():
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     manifest["runtime"] = digest.hexdigest()[:32]
+    # The micropip wheel's name under runtime/pyodide/ (copy_pyodide), for the worker.
+    micropip = sorted((RUNTIME / "pyodide").glob("micropip-*.whl"))
+    if micropip:
+        manifest["micropip"] = micropip[-1].name
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
 
@@ -393,6 +397,15 @@ def trim_stdlib(path: Path) -> None:
     log(f"runtime/pyodide/python_stdlib.zip: {len(entries) - len(kept)} unused codecs dropped")
 
 
+def micropip_wheel() -> Path:
+    """The micropip wheel of the version Pyodide's lockfile names (the npm package lists it but
+    ships no wheel): a pure wheel from PyPI. The worker installs plugin wheels with it, loading it
+    by its URL under runtime/pyodide/ (js-shim/engine/engine-worker.mjs MICROPIP); PyPI's build
+    is not the byte-identical file the lockfile's sha256 names, so never by name."""
+    lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+    return fetch([f"micropip=={lock['packages']['micropip']['version']}"])[0]
+
+
 def copy_pyodide() -> None:
     target = RUNTIME / "pyodide"
     target.mkdir(parents=True, exist_ok=True)
@@ -401,6 +414,10 @@ def copy_pyodide() -> None:
         if not source.exists():
             raise SystemExit(f"{source} is missing: run `npm ci` (make setup)")
         shutil.copy2(source, target / name)
+    for old in target.glob("micropip-*.whl"):
+        old.unlink()
+    micropip = micropip_wheel()
+    shutil.copy2(micropip, target / micropip.name)
     version = json.loads((PYODIDE_NPM / "package.json").read_text())["version"]
     log(f"runtime/pyodide: pyodide {version}, {len(PYODIDE_FILES)} files")
     add_bytecode("stdlib")

@@ -9,7 +9,9 @@ each folder ``examples/<id>/`` that has a ``module.json``, and each ``--module D
 name is its id, as Foundry's ``Data/modules/<id>/``; the sandbox activates them with
 ``?modules=<id>,<id>``). ``/sandbox-api/packs/<pack>`` returns the
 documents of the compiled LevelDB pack ``packs/<pack>/`` (what the module zip ships, read by
-``tools/read_pack.mjs``) as a JSON list, so the table can place the actors.
+``tools/read_pack.mjs``) as a JSON list, so the table can place the actors;
+``/sandbox-api/packs/<module id>/<pack>`` those of another installed module's pack (its manifest's
+``packs[].path``, a folder inside the module's).
 
 ``--route-prefix PREFIX`` serves everything under ``/PREFIX/`` (the sandbox at ``/PREFIX/``, the
 module at ``/PREFIX/modules/firefight/``), as Foundry's ``routePrefix`` option does; nothing is
@@ -24,6 +26,7 @@ server may not send ``application/wasm``; the engine must boot either way).
 from __future__ import annotations
 
 import argparse
+import json
 import mimetypes
 import os
 import posixpath
@@ -157,13 +160,38 @@ class Handler(SimpleHTTPRequestHandler):
         """No directory listings: only files are served."""
         self.send_error(HTTPStatus.NOT_FOUND, "no directory listings")
 
+    def _module_pack(self, module_id: str, name: str) -> Path | None:
+        """The compiled folder of pack `name` of another installed module (its manifest's
+        `packs[].path`, inside its folder), or None."""
+        folder = self.module_folder(module_id)
+        if folder is None or not PACK_NAME.match(name):
+            return None
+        try:
+            manifest = json.loads((folder / "module.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        declared = [p for p in manifest.get("packs") or [] if isinstance(p, dict)
+                    and p.get("name") == name and isinstance(p.get("path"), str)]
+        if not declared:
+            return None
+        pack = (folder / declared[0]["path"]).resolve()
+        return pack if folder.resolve() in pack.parents else None
+
     def _send_pack(self, name: str) -> None:
-        pack = self.firefight / "packs" / name
-        if not PACK_NAME.match(name) or name == "_source" or not (pack / "CURRENT").is_file():
-            self.send_error(HTTPStatus.NOT_FOUND, f"no compiled pack packs/{name}")
+        module_id, _, inner = name.partition("/")
+        if inner:  # another module's pack
+            pack = self._module_pack(module_id, inner)
+            key = f"{module_id}/{inner}"
+        else:
+            pack = self.firefight / "packs" / name
+            key = name
+            if not PACK_NAME.match(name) or name == "_source":
+                pack = None
+        if pack is None or not (pack / "CURRENT").is_file():
+            self.send_error(HTTPStatus.NOT_FOUND, f"no compiled pack {name}")
             return
         try:
-            body = self._read_pack(name, pack)
+            body = self._read_pack(key, pack)
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:  # e.g. while rebuilt
             self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, "pack unreadable", explain=str(exc))
             return

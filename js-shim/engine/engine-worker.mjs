@@ -176,27 +176,134 @@ function fatal(id, reason) {
   self.postMessage({ type: "fatal", ...(id === undefined ? {} : { id }), message: `Pyodide fatal error: ${reason}` });
 }
 
+// Plugin wheels are installed with micropip (the version Pyodide's lockfile names, shipped in
+// runtime/pyodide/ by tools/build_runtime.py, manifest.json "micropip"), so each wheel's
+// Requires-Dist is read and met, or the wheel refused naming what it needs. Requirements resolve
+// only from what is installed and the other wheels the world's modules declare (given as
+// constraints "<name> @ <url>"): no index (index_urls []) and not Pyodide's lockfile (a
+// compatibility layer whose lockfile is empty: runtime/pyodide holds none of its packages).
+const INSTALLER = `
+import micropip
+from micropip._compat import compatibility_layer
+from micropip.package_manager import PackageManager
+
+class _Served(compatibility_layer):
+    lockfile_packages = {}
+
+_firefight_installer = PackageManager(_Served)
+
+def _firefight_has(name, version):
+    """Whether distribution name is installed at version (a served library another wheel
+    required is installed once)."""
+    from importlib import metadata
+    try:
+        return metadata.version(name) == version
+    except metadata.PackageNotFoundError:
+        return False
+
+def _firefight_unmet(wheel_name):
+    """The Requires-Dist of an installed wheel's distribution that the installed versions do not
+    meet (a constraint "<name> @ <url>" takes the served wheel whatever version was asked)."""
+    from importlib import metadata
+    from micropip._vendored.packaging.src.packaging.requirements import Requirement
+    from micropip._vendored.packaging.src.packaging.utils import canonicalize_name
+    want = canonicalize_name(wheel_name)
+    dist = next((d for d in metadata.distributions()
+                 if canonicalize_name(d.metadata["Name"] or "") == want), None)
+    unmet = []
+    for text in (dist.requires or []) if dist else []:
+        req = Requirement(text)
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        try:
+            have = metadata.version(req.name)
+        except metadata.PackageNotFoundError:
+            unmet.append(f"{text} (not installed)")
+            continue
+        if not req.specifier.contains(have, prereleases=True):
+            unmet.append(f"{text} ({req.name} {have} is what is installed or served)")
+    return unmet
+`;
+let installer = null; // the PackageManager above, once micropip is loaded
+
+/** micropip loaded from runtime/pyodide/ and the installer made (once). */
+async function micropipInstaller() {
+  if (installer) return installer;
+  const { micropip } = await fetchManifest();
+  if (typeof micropip !== "string" || !micropip.endsWith(".whl")) {
+    throw new Error("runtime/wheels/manifest.json names no micropip wheel: rebuild the runtime (make runtime)");
+  }
+  const errors = [];
+  await pyodide.loadPackage([new URL(micropip, indexURL).href], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
+  if (errors.length) throw new Error(`runtime/pyodide/${micropip}: ${errors.join("; ")}`);
+  await pyodide.runPythonAsync(INSTALLER);
+  installer = pyodide.globals.get("_firefight_installer");
+  return installer;
+}
+
+/** Pure: a wheel URL's distribution name (PEP 427 file name, PEP 503 normalised), or null. */
+export function wheelDist(url) {
+  const file = decodeURIComponent(String(url).split(/[?#]/)[0].split("/").pop() ?? "");
+  const m = /^([A-Za-z0-9_.]+)-[^-]+-.+\.whl$/.exec(file);
+  return m ? m[1].toLowerCase().replace(/[-_.]+/g, "-") : null;
+}
+
+/** Pure: a wheel URL's version (PEP 427 file name), or null. */
+export function wheelVersion(url) {
+  const file = decodeURIComponent(String(url).split(/[?#]/)[0].split("/").pop() ?? "");
+  return /^[A-Za-z0-9_.]+-([^-]+)-.+\.whl$/.exec(file)?.[1] ?? null;
+}
+
+/** Pure: micropip's refusal said plainly: the requirement it could not meet, from where it looks. */
+function installError(err) {
+  const text = String(err?.message ?? err).trim();
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const last = lines.findLast?.((l) => /Error:/.test(l)) ?? lines.at(-1) ?? text;
+  const missing = /Can't find a pure Python 3 wheel for: (.*)/.exec(text);
+  if (missing) return `requires ${missing[1]}, which neither the engine nor any active module's wheels provide`;
+  const clash = /Requested '([^']+)', but (\S+) is already installed/.exec(text);
+  if (clash) return `requires ${clash[1]}, but ${clash[2]} is installed`;
+  return last.replace(/^\w*Error:\s*/, "");
+}
+
 /**
- * Load wheels into Pyodide, each on its own so a failure is named by its URL: loadPackage
- * reports a wheel it could not load (a 404, a bad archive) through errorCallback, without
- * throwing. -> [{url, error}] of those that failed.
+ * Install wheels into Pyodide with micropip, each on its own so a failure is named by its URL;
+ * a requirement is met from `served` (every plugin wheel the world's modules declare) or what is
+ * installed, never from an index. -> [{url, error}] of those that failed.
  */
-async function loadWheels(urls) {
+async function loadWheels(urls, served = urls) {
   const failures = [];
+  if (!urls.length) return failures;
+  let manager;
+  try {
+    manager = await micropipInstaller();
+  } catch (err) {
+    return urls.map((url) => ({ url, error: String(err?.message ?? err) }));
+  }
   for (const url of urls) {
-    const errors = [];
+    const dist = wheelDist(url);
+    const constraints = served.filter((u) => u !== url && wheelDist(u) && wheelDist(u) !== dist)
+      .map((u) => `${wheelDist(u)} @ ${u}`);
+    if (dist && pyodide.globals.get("_firefight_has")(dist, wheelVersion(url))) continue;
+    const lists = [pyodide.toPy([]), pyodide.toPy(constraints)]; // Python lists, not JS arrays
     try {
-      await pyodide.loadPackage([url], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
+      await manager.install.callKwargs(url, { deps: true, keep_going: false, index_urls: lists[0], constraints: lists[1] });
+      const unmet = dist ? pyodide.globals.get("_firefight_unmet")(dist).toJs() : [];
+      if (unmet.length) {
+        await manager.uninstall(dist); // not discovered: its requirement is not met
+        failures.push({ url, error: `requires ${unmet.join(", ")}` });
+      }
     } catch (err) {
-      errors.push(String(err?.message ?? err));
+      failures.push({ url, error: installError(err) });
+    } finally {
+      for (const list of lists) list.destroy();
     }
-    if (errors.length) failures.push({ url, error: errors.join("; ") });
   }
   return failures;
 }
 
 async function answerLoadWheel({ id, url }) {
-  const [failure] = await loadWheels([String(url)]);
+  const [failure] = await loadWheels([String(url)], [...pluginWheels, String(url)]);
   const value = { url: String(url), loaded: !failure, error: failure?.error ?? null };
   self.postMessage({ id, reply: JSON.stringify({ ok: true, value }) });
 }

@@ -20,6 +20,8 @@ import { t } from "../core/i18n.mjs";
 
 export const CACHE_KEY = "catalog";
 export const RULESET_KEY = "ruleset";
+/** The wheels the GM loaded at runtime (api.engine.loadWheel), loaded again at every boot. */
+export const WHEELS_KEY = "wheels";
 /** The choice shown while no catalog is known (a fresh world before its engine has booted). */
 export const PENDING_CHOICE = { "": "FIREFIGHT.ui.settings.ruleset.engineDefault" };
 
@@ -156,6 +158,47 @@ export function pluginWheels(modules, modulesBase) {
   return { wheels, problems };
 }
 
+/**
+ * Pure: a wheel loaded at runtime as the world keeps it: its path under the `modules/` folder
+ * (`<module>/<path>.whl`, so a moved or prefixed site still finds it), or null when it is no file
+ * a module serves (such a wheel is not remembered: every boot loads only what modules serve).
+ */
+export function keptWheel(url, modulesBase) {
+  let href;
+  try {
+    href = new URL(String(url), modulesBase).href;
+  } catch {
+    return null;
+  }
+  const base = new URL(modulesBase).href;
+  if (!href.startsWith(base) || !href.endsWith(".whl")) return null;
+  const path = decodeURIComponent(href.slice(base.length));
+  return path.includes("/") && !path.split("/").includes("..") ? path : null;
+}
+
+/** Pure: the kept wheels (the world setting's value) -> [{module, url}] to load at boot. */
+export function rememberedWheels(kept, modulesBase) {
+  const out = [];
+  for (const path of Array.isArray(kept) ? kept : []) {
+    if (typeof path !== "string" || keptWheel(path, modulesBase) !== path) continue;
+    const [module, ...rest] = path.split("/");
+    const url = new URL(`${encodeURIComponent(module)}/${rest.map(encodeURIComponent).join("/")}`, modulesBase).href;
+    out.push({ module, url });
+  }
+  return out;
+}
+
+/**
+ * Pure: why the world's ruleset cannot be played, or null: the ruleset the world chose and
+ * the catalog (the engine's) lacks, said plainly with how to get it back.
+ */
+export function missingRulesetText(catalog, ruleset) {
+  if (!ruleset || !catalog?.rulesets?.length || catalog.rulesets.some((r) => r.id === ruleset)) return null;
+  return t("FIREFIGHT.ui.settings.ruleset.notInstalled",
+    "The world's ruleset “{id}” is not installed: no active module provides it. Enable the module that ships it (Manage Modules) or load its wheel again (api.engine.loadWheel), or choose another ruleset in Configure Settings.",
+    { id: ruleset });
+}
+
 // --- the table side ------------------------------------------------------------------------------
 
 let current = normalizeCatalog(null);
@@ -262,6 +305,7 @@ function registerAll() {
  */
 export function registerCatalogSettings({ onRulesetChange } = {}) {
   game.settings.register(MODULE_ID, CACHE_KEY, { scope: "world", config: false, type: Object, default: {} });
+  game.settings.register(MODULE_ID, WHEELS_KEY, { scope: "world", config: false, type: Array, default: [] });
   let cached = null;
   try {
     cached = game.settings.get(MODULE_ID, CACHE_KEY);
@@ -325,8 +369,41 @@ export async function applyCatalog(raw) {
       console.error("Firefight | could not keep the engine's catalog in the world:", err);
     }
   }
+  reportMissingRuleset();
   Hooks.callAll("firefight.rulesetsChanged", current);
   return current;
+}
+
+/** The wheels the world keeps (WHEELS_KEY), [] while unreadable. */
+export function keptWheels() {
+  try {
+    const value = game.settings.get(MODULE_ID, WHEELS_KEY);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A wheel loaded at runtime kept in the world, so every boot on every client loads it again
+ * (a GM's only: world settings are the GM's to write). -> whether it is kept.
+ */
+export async function keepWheel(url, modulesBase) {
+  const path = keptWheel(url, modulesBase);
+  if (!path || !game.user?.isGM) return false;
+  const kept = keptWheels();
+  if (!kept.includes(path)) await game.settings.set(MODULE_ID, WHEELS_KEY, [...kept, path]);
+  return true;
+}
+
+/** Whether the world's ruleset is missing from the engine's catalog: said once per page. */
+export function reportMissingRuleset() {
+  const text = fromEngine ? missingRulesetText(current, storedRuleset()) : null;
+  if (!text || reported.has(text)) return text;
+  reported.add(text);
+  console.warn(`Firefight | ${text}`);
+  ui.notifications?.error(`Firefight: ${text}`);
+  return text;
 }
 
 /** The language plugin strings are asked in: the client's, if Firefight ships it, else English. */

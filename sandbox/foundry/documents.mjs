@@ -612,11 +612,14 @@ export function fromUuidSync(uuid) {
 const compendiumCache = new Map();
 const packCache = new Map();
 
-export async function packDocuments(pack) {
-  if (!packCache.has(pack)) {
-    packCache.set(pack, fetch(new URL(`sandbox-api/packs/${encodeURIComponent(pack)}`, location.href)).then((r) => (r.ok ? r.json() : [])));
+/** The documents of pack `pack` of module `module` (Firefight's own: `sandbox-api/packs/<pack>`,
+ * another module's: `sandbox-api/packs/<module>/<pack>`, tools/serve.py). */
+export async function packDocuments(pack, module = "firefight") {
+  const path = module === "firefight" ? encodeURIComponent(pack) : `${encodeURIComponent(module)}/${encodeURIComponent(pack)}`;
+  if (!packCache.has(path)) {
+    packCache.set(path, fetch(new URL(`sandbox-api/packs/${path}`, location.href)).then((r) => (r.ok ? r.json() : [])));
   }
-  return packCache.get(pack);
+  return packCache.get(path);
 }
 
 /** fromUuid: world documents and "Compendium.<module>.<pack>.<Type>.<id>". */
@@ -624,8 +627,8 @@ export async function fromUuid(uuid) {
   const parts = String(uuid ?? "").split(".");
   if (parts[0] !== "Compendium") return fromUuidSync(uuid);
   if (compendiumCache.has(uuid)) return compendiumCache.get(uuid);
-  const [, , pack, type, id] = parts;
-  const data = (await packDocuments(pack)).find((d) => d._id === id);
+  const [, module, pack, type, id] = parts;
+  const data = (await packDocuments(pack, module)).find((d) => d._id === id);
   if (!data) return null;
   const Cls = type === "Actor" ? Actor : Item;
   const doc = new Cls(data);

@@ -111,6 +111,52 @@ def test_a_wheel_loaded_at_runtime_is_a_choice_at_once_and_survives_a_restart(
     assert errors == []
 
 
+def test_a_wheel_loaded_at_runtime_is_loaded_again_at_the_next_page_load(
+        server: str, open_page: Callable[..., Any]) -> None:
+    """Issue 26 item 2: the GM's runtime wheel is kept in the world and every later boot loads
+    it; where it is gone, the world's ruleset is named as not installed with how to get it back,
+    and Shoot says that (never the engine's "unknown ruleset")."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    page, _, errors = open_page(server)
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    assert page.evaluate(LOAD_JS, DUEL_WHEEL) == "loaded"
+    page.click("#settings-button")
+    select = page.locator('dialog.settings-config select[name="firefight.ruleset"]')
+    select.select_option(label="Duel")
+    page.click('dialog.settings-config button[data-action="save"]')
+    page.wait_for_function("() => game.settings.get('firefight', 'ruleset') === 'duel'")
+    # The next page load: the engine has the Duel again, nothing is missing.
+    page.reload()
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    assert page.evaluate(HAS_DUEL_JS)
+    assert "duel" in page.evaluate(CHOICES_JS)
+    assert "not installed" not in page.locator("#ruleset-label").inner_text()
+    # The wheel gone (its module removed): the GM is told which ruleset and how to get it back.
+    page.route("**/firefight_duel-0.1.0-py3-none-any.whl", lambda route: route.fulfill(status=404))
+    page.reload()
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _ready(page)
+    missing = page.locator("#notifications .notification.error", has_text="is not installed")
+    missing.first.wait_for(timeout=15000)
+    assert "“duel”" in missing.first.inner_text()
+    assert "Configure Settings" in missing.first.inner_text()
+    # A shot, as the referee fires one: the same plain message, not the engine's refusal.
+    names = page.evaluate("() => canvas.tokens.placeables.map((t) => t.name)")
+    page.locator(f'.token[data-name="{names[0]}"]').click()
+    page.locator(f'.token[data-name="{names[1]}"]').click(button="right")
+    page.evaluate("""() => document.querySelectorAll('#notifications .notification')
+        .forEach((n) => n.remove())""")
+    page.click("#shoot-button")
+    note = page.locator("#notifications .notification.error").first
+    note.wait_for(timeout=15000)
+    assert "“duel” is not installed" in note.inner_text()
+    assert "unknown ruleset" not in page.locator("#notifications").inner_text()
+    assert [e for e in errors if e != "Failed to fetch"] == []
+
+
 def _tutorial_snippet(marker: str) -> str:
     """The ```js block of docs/extending.md that contains `marker`, as a reader copies it."""
     text = (REPO / "docs" / "extending.md").read_text(encoding="utf-8")

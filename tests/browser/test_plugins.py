@@ -481,3 +481,102 @@ def test_duels_dice_pool_from_the_actions_menu(plugins: PluginTable) -> None:
     assert card.locator(".ff-die-total").count() == 0  # a pool's faces are counted, not summed
     assert re.search(r"\d+ success(es)?", card.locator(".ff-step-outcome").inner_text())
     assert plugins.errors == []
+
+
+DROP_AT_JS = """([x, y]) => { const svg = document.getElementById('scene');
+    const p = svg.createSVGPoint(); p.x = x; p.y = y;
+    const q = p.matrixTransform(svg.getScreenCTM()); const r = svg.getBoundingClientRect();
+    return {x: q.x - r.left, y: q.y - r.top}; }"""
+
+
+ANNA, KARL = "Duellist Anna Berg", "Duellist Karl Weiss"
+
+
+def _duellists_on_scene(page: Any) -> None:
+    """The Duel chosen; from the Duel module's own pack in the Compendiums, Anna and Karl dragged
+    onto the scene, as the GM does."""
+    _engine_ready(page)
+    _choose_ruleset(page, "Duel", "duel")
+    page.click('#sidebar-tabs [data-sidebar-tab="compendium"]')
+    pack = page.locator('.compendium-pack[data-module="firefight-duel"]'
+                        '[data-pack="duel-duellists-worldbuilding"]')
+    assert "Duel: Duellists" in pack.locator("summary").inner_text()
+    pack.locator("summary").click()
+    for name, at in ((ANNA, (1150, 1250)), (KARL, (1450, 1250))):
+        entry = pack.locator(".compendium-entry", has_text=name)
+        entry.wait_for()
+        drop = page.evaluate(DROP_AT_JS, list(at))
+        entry.drag_to(page.locator("#scene"), target_position=drop)
+        page.wait_for_function("(n) => canvas.tokens.placeables.some((t) => t.name === n)",
+                               arg=name)
+    page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
+
+
+@pytest.fixture
+def duel_world(server: str, browser: Any) -> Iterator[PluginTable]:
+    """A fresh world with the example modules, for one test."""
+    subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
+                   cwd=REPO, timeout=600)
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    try:
+        yield PluginTable(server, context)
+    finally:
+        context.close()
+
+
+def test_a_plugins_own_pack_is_offered_and_its_duellists_fight(duel_world: PluginTable) -> None:
+    """Issue 26 item 5: the Duel module ships a pack of duellists (examples/firefight-duel/packs/);
+    the table lists it in the Compendiums as it lists Firefight's, and the GM drags two duellists
+    onto the scene and one shoots the other with the Duel ruleset."""
+    page = duel_world.gm
+    _duellists_on_scene(page)
+    _aim(page, ANNA, KARL)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+    assert float(_odds(page).rstrip("%")) > 0
+    card = _fire(page)
+    assert "ruleset-duel" in (card.locator(".firefight-card").get_attribute("class") or "")
+    assert f"{ANNA} attacks {KARL}" in card.inner_text()
+    assert duel_world.errors == []
+
+
+def _tutorial_js_blocks() -> list[str]:
+    text = (REPO / "docs" / "extending.md").read_text(encoding="utf-8")
+    return re.findall(r"```js\n(.*?)```", text, flags=re.S)
+
+
+def test_every_js_block_of_the_tutorial_runs_in_a_test() -> None:
+    """Each ```js block of docs/extending.md is run at the sandbox table by a test: the
+    loadWheel one (tests/browser/test_catalog.py), the hooks one (below). A new block fails here
+    until a test runs it."""
+    markers = ["api.engine.loadWheel", 'Hooks.on("firefight.preRequest"']
+    blocks = _tutorial_js_blocks()
+    assert [next((m for m in markers if m in b), None) for b in blocks] == markers, blocks
+
+
+def test_the_tutorials_hooks_block_runs_at_the_table(duel_world: PluginTable) -> None:
+    """docs/extending.md "Hooks", pasted as a world script would run it: the preRequest hook aims
+    every duel attack (the card says so though nobody ticked Aim), the result hook logs a dead
+    target (a natural 20 doubles the damage: Duel rule 4)."""
+    page = duel_world.gm
+    logs: list[str] = []
+    page.on("console", lambda m: logs.append(m.text) if m.type == "log" else None)
+    _duellists_on_scene(page)
+    block = next(b for b in _tutorial_js_blocks() if "firefight.preRequest" in b)
+    page.evaluate(f"() => {{ {block} }}")
+    # Karl at 1 hit point; every die at its highest (a natural 20).
+    page.evaluate("""(n) => { const a = canvas.tokens.placeables.find((t) => t.name === n).actor;
+        return a.update({'flags.firefight.duel.hp': 1}); }""", KARL)
+    page.evaluate("() => { CONFIG.Dice.randomUniform = () => 0.999999; }")
+    _aim(page, ANNA, KARL)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+    assert not page.locator("dialog.application").get_by_label("Aim (+2)").is_checked()
+    card = _fire(page)
+    assert "Aiming" in card.inner_text()
+    for _ in range(50):  # the result hook runs once the card is posted
+        if f"{KARL} is dead" in logs:
+            break
+        page.wait_for_timeout(100)
+    assert f"{KARL} is dead" in logs, logs
+    assert duel_world.errors == []

@@ -497,3 +497,105 @@ def test_a_restore_that_keeps_failing_is_given_up(server: tuple[str, list[str]])
     tried = [line for line in console if "did not restore" in line]
     assert len(tried) == 2, console  # the fourth boot does not try
     assert sum("no more snapshots" in line for line in console) == 2, console
+
+
+PLUGINS = "build/test-plugin-wheels"  # under the repository, served at /modules/firefight/
+
+
+def _wheel(folder: Path, name: str, version: str, requires: list[str], code: str) -> str:
+    """A pure wheel as a plugin author's build makes one: `name`.py, METADATA with `requires`."""
+    import base64
+    import hashlib
+    import zipfile
+
+    dist = name.replace("-", "_")
+    info = f"{dist}-{version}.dist-info"
+    files = {
+        f"{dist}.py": code,
+        f"{info}/METADATA": "\n".join(["Metadata-Version: 2.1", f"Name: {name}",
+                                        f"Version: {version}",
+                                        *[f"Requires-Dist: {r}" for r in requires]]) + "\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                         "Tag: py3-none-any\n",
+    }
+    record = []
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{path},sha256={digest.decode()},{len(text.encode())}")
+    files[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,"]) + "\n"
+    file = f"{dist}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(folder / file, "w") as zipped:
+        for path, text in files.items():
+            zipped.writestr(path, text)
+    return f"{PREFIX}{PLUGINS}/{file}"
+
+
+PLUGIN_PAGE = """<!doctype html><meta charset="utf-8"><title>plugin wheels</title><script>
+window.events = [];
+window.worker = new Worker("/modules/firefight/tests/pyodide/engine-test-worker.mjs",
+                           {type: "module"});
+worker.onmessage = (e) => events.push(e.data);
+worker.onerror = (e) => events.push({type: "onerror", message: e.message});
+</script>"""
+
+
+def test_plugin_wheels_are_installed_with_their_requirements_or_refused_naming_them(
+        server: tuple[str, list[str]]) -> None:
+    """Issue 26 item 6: a plugin wheel's Requires-Dist is met from the wheels the world's modules
+    serve (a pure library its module ships is installed with it), and one that cannot be met (a
+    library nobody serves, a newer Firefight) is refused at boot naming the wheel and the
+    requirement, while the engine boots; nothing is asked of any index."""
+    from playwright.sync_api import sync_playwright
+
+    folder = ROOT / PLUGINS
+    folder.mkdir(parents=True, exist_ok=True)
+    lib = _wheel(folder, "fflib", "1.0.0", [], "VALUE = 42\n")
+    needs_lib = _wheel(folder, "ff-needs-lib", "0.1.0", ["fflib"],
+                       "import fflib\nVALUE = fflib.VALUE\n")
+    needs_absent = _wheel(folder, "ff-needs-absent", "0.1.0", ["nowhere-lib>=1"], "")
+    needs_newer = _wheel(folder, "ff-needs-newer", "0.1.0", ["firefight>=99"], "")
+    needs_lib2 = _wheel(folder, "ff-needs-lib-two", "0.1.0", ["fflib>=2"], "")
+    base, served = server
+    PAGES["/plugins"] = PLUGIN_PAGE
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"),
+            args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+        foreign: list[str] = []
+        try:
+            context = browser.new_context()
+            context.route("**/*", lambda route: (
+                route.continue_() if route.request.url.startswith(base)
+                else (foreign.append(route.request.url), route.abort())))
+            page = context.new_page()
+            page.goto(base + "/plugins")
+            urls = [base + u for u in (needs_lib, lib, needs_absent, needs_newer, needs_lib2)]
+            page.evaluate("(urls) => worker.postMessage({type: 'wheels', urls})", urls)
+            page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=300000)
+            ready = next(e for e in page.evaluate("events") if e.get("type") == "ready")
+            errors = {e["url"].rsplit("/", 1)[-1]: e["error"] for e in ready["wheelErrors"]}
+            assert set(errors) == {"ff_needs_absent-0.1.0-py3-none-any.whl",
+                                   "ff_needs_newer-0.1.0-py3-none-any.whl",
+                                   "ff_needs_lib_two-0.1.0-py3-none-any.whl"}, errors
+            assert "fflib>=2" in errors["ff_needs_lib_two-0.1.0-py3-none-any.whl"], errors
+            assert "nowhere-lib" in errors["ff_needs_absent-0.1.0-py3-none-any.whl"], errors
+            assert "firefight>=99" in errors["ff_needs_newer-0.1.0-py3-none-any.whl"], errors
+            # The library its module serves came with the plugin, and both import.
+            for n, suffix in enumerate(["fflib.py", "ff_needs_lib.py", "ff_needs_absent.py",
+                                        "ff_needs_lib_two.py"]):
+                page.evaluate("(s) => worker.postMessage({test: 'site-files', suffix: s})", suffix)
+                page.wait_for_function("(n) => events.filter((e) => e.type === 'site-files')"
+                                       ".length > n", arg=n)
+            found = [e["names"] for e in page.evaluate("events") if e.get("type") == "site-files"]
+            assert [len(names) for names in found] == [1, 1, 0, 0], found
+            probe = json.dumps({"op": "hello"})
+            page.evaluate("(m) => worker.postMessage({id: 1, message: m})", probe)
+            page.wait_for_function("events.some((e) => e.id === 1)")
+            reply = json.loads(next(e for e in page.evaluate("events") if e.get("id") == 1)[
+                "reply"])
+            assert reply["ok"] is True, reply
+        finally:
+            browser.close()
+    assert foreign == []
+    assert any(p.endswith("/fflib-1.0.0-py3-none-any.whl") for p in served)
+    assert not any("nowhere" in p for p in served)

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import {
   normalizeCatalog, cacheOf, rulesetChoices, catalogSettings, catalogMenus, houseRulesFor, brokenPlugins, pluginWheels,
   registerCatalogSettings, applyCatalog, currentRuleset, tableFeatures, statsSchema, houseRules, useCatalog,
-  mergeCachedStrings, PENDING_CHOICE,
+  mergeCachedStrings, PENDING_CHOICE, keptWheel, rememberedWheels, missingRulesetText, keepWheel, keptWheels,
 } from "../../js-shim/world/catalog.mjs";
 import { houseFields, houseOptions, houseRequest, chosenHouseOptions, unknownHouseOption, houseSectionHTML } from "../../js-shim/world/house.mjs";
 import { rulesetSettings, houseSettings } from "../../js-shim/world/settings.mjs";
@@ -365,4 +365,52 @@ test("the engine is ready only once its catalog is read (prepare), after a resta
   client.prepare = async () => { throw new Error("no catalog"); };
   await client.restart();
   assert.equal(client.status, "ready");
+});
+
+test("a wheel loaded at runtime is kept as its path under modules/, and only a module's file is", () => {
+  const base = "https://vtt.example/ff/modules/";
+  const url = `${base}firefight-duel/wheels/firefight_duel-0.1.0-py3-none-any.whl`;
+  assert.equal(keptWheel(url, base), "firefight-duel/wheels/firefight_duel-0.1.0-py3-none-any.whl");
+  for (const bad of ["https://cdn.example/x.whl", `${base}x.whl`, `${base}duel/notes.txt`, "https://vtt.example/ff/worlds/w/x.whl"]) {
+    assert.equal(keptWheel(bad, base), null, bad);
+  }
+  // Read back at the next boot against wherever the site is now (another prefix), bad entries dropped.
+  const kept = ["firefight-duel/wheels/firefight_duel-0.1.0-py3-none-any.whl", "../runtime/x.whl", "https://cdn.example/x.whl", 7];
+  assert.deepEqual(rememberedWheels(kept, "https://other.example/modules/"), [
+    { module: "firefight-duel", url: "https://other.example/modules/firefight-duel/wheels/firefight_duel-0.1.0-py3-none-any.whl" },
+  ]);
+  assert.deepEqual(rememberedWheels(undefined, base), []);
+});
+
+test("the GM keeps a runtime wheel in the world once; a player's client keeps none", async () => {
+  const base = "https://vtt.example/modules/";
+  const url = `${base}firefight-duel/wheels/d-0.1.0-py3-none-any.whl`;
+  fakeFoundry();
+  registerCatalogSettings();
+  assert.deepEqual(keptWheels(), []);
+  assert.equal(await keepWheel(url, base), true);
+  assert.equal(await keepWheel(url, base), true);
+  assert.deepEqual(store["firefight.wheels"], ["firefight-duel/wheels/d-0.1.0-py3-none-any.whl"]);
+  assert.equal(await keepWheel("https://cdn.example/x.whl", base), false);
+  fakeFoundry({ isGM: false });
+  registerCatalogSettings();
+  assert.equal(await keepWheel(url, base), false);
+  assert.equal(store["firefight.wheels"], undefined);
+});
+
+test("a chosen ruleset the engine lacks is named with how to get it back, once, to every user", async () => {
+  const catalog = normalizeCatalog(hello());
+  assert.equal(missingRulesetText(catalog, "alpha"), null);
+  assert.equal(missingRulesetText(catalog, ""), null);
+  assert.equal(missingRulesetText(normalizeCatalog(null), "duel"), null, "no catalog yet: nothing to say");
+  assert.match(missingRulesetText(catalog, "sniper"), /“sniper” is not installed.*Manage Modules.*loadWheel.*Configure Settings/);
+  // The engine's catalog at boot lacks the world's ruleset: a player is told too.
+  fakeFoundry({ isGM: false, cache: cacheOf(normalizeCatalog(hello())), stored: { "firefight.ruleset": "duel" } });
+  registerCatalogSettings();
+  const withoutDuel = hello();
+  withoutDuel.rulesets = withoutDuel.rulesets.filter((r) => r.id !== "duel");
+  await applyCatalog(withoutDuel);
+  await applyCatalog(withoutDuel);
+  assert.equal(notes.filter((n) => /“duel” is not installed/.test(n)).length, 1);
+  assert.equal(currentRuleset(), "duel", "the choice stays: it comes back with its plugin");
 });

@@ -158,6 +158,36 @@ def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str], list
         context.close()
 
 
+@pytest.fixture(scope="module")
+def module_page(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """One page for a module's tests (see `open_world_page`): (page, its page errors)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def open_world_page(module_page: tuple[Any, list[str]]
+                    ) -> Callable[[str], tuple[Any, list[str]]]:
+    """The module's one page, gone to a URL: a new world (sandbox/boot.mjs builds it anew when no
+    other page of it is open, and none is); returns (page, page errors since). The engine boots
+    as on a reload at the table: from the memory snapshot the first visit stored, with the
+    compiled code Chromium keeps for the page (a new page or context compiles everything again:
+    about three times the CPU). World settings one test stores stay for the next: for tests that
+    store none."""
+    page, errors = module_page
+
+    def open_(url: str) -> tuple[Any, list[str]]:
+        errors.clear()
+        page.goto(url)
+        return page, errors
+
+    return open_
+
+
 def open_sheet_from_directory(page: Any, name: str) -> Any:
     """As a person does: the actors directory, a click on the actor, its sheet's Firefight tab;
     back to the chat. Returns the sheet."""

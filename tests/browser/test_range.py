@@ -40,8 +40,8 @@ MEASURE_JS = """([a, b]) => {
 
 @pytest.mark.parametrize("rule", list(DIAGONAL_RULES))
 def test_range_is_the_straight_line_under_each_diagonal_rule(
-        server: str, open_page: Callable[..., Any], rule: str) -> None:
-    page, _, errors = open_page(f"{server}?diagonals={rule}")
+        server: str, open_world_page: Callable[[str], Any], rule: str) -> None:
+    page, errors = open_world_page(f"{server}?diagonals={rule}")
     page.wait_for_function("() => game.ready === true", timeout=30000)
     page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
     measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])
@@ -67,11 +67,11 @@ def test_range_is_the_straight_line_under_each_diagonal_rule(
 
 @pytest.mark.parametrize(("system", "grid"), [("worldbuilding", 20), ("dnd5e", 20), ("pf2e", 25)])
 def test_the_diagonal_rule_is_a_world_setting_with_the_systems_default(
-        server: str, open_page: Callable[..., Any], system: str, grid: float) -> None:
+        server: str, open_world_page: Callable[[str], Any], system: str, grid: float) -> None:
     # foundryvtt#9998: "All scenes with a square grid in the world use the diagonal rule defined
     # by the Square Grid Diagonals (core.gridDiagonals) world setting"; #9999: the system's
     # manifest gives its default (pf2e: ALTERNATING_1).
-    page, _, _ = open_page(f"{server}?system={system}")
+    page, _ = open_world_page(f"{server}?system={system}")
     page.wait_for_function("() => game.ready === true", timeout=30000)
     page.evaluate(MOVE_JS, [RIFLEMAN, *SHOOTER_AT])
     measured = page.evaluate(MEASURE_JS, [RIFLEMAN, RHINO])

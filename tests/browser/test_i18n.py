@@ -395,7 +395,15 @@ def test_every_window_of_a_ruleset_speaks_german(
                     box = invalid.first
                     box.fill(str(max(1, float(box.get_attribute("min") or 1))))
                 dialog.locator("button[data-action=go]").click()
-                _answer(page, said)
+                # A card, a notification, or the dialog's own refusal (it stays open naming the
+                # field): the table answers every Roll, in German; silence fails.
+                refusal = "dialog.firefight-dialog [data-firefight-dialog-error]:not([hidden])"
+                _answer(page, said, refusal)
+                if page.locator(refusal).count():
+                    check(f"{action} refusal", refusal)
+                    dialog.locator("button[data-action=cancel]").click()
+                else:
+                    assert page.evaluate(SAID_JS) != said, f"{action}: Roll posted and said nothing"
             if page.evaluate("() => game.messages.size") > said[0]:
                 check(f"{action} card", "#chat-log .chat-message:last-child .message-content")
         check("notifications", "#notifications", shown=False)

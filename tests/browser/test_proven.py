@@ -4,7 +4,7 @@ each in their own page. The forging player uses the JS console (page.evaluate) t
 message or write a flag: that is the attack; the honest side clicks.
 
 - hole 1: with "The GM's client rolls players' shots" on, a shot the player resolved themselves
-  is not applied;
+  is not applied, and every action of a player (not Shoot alone) is rolled by the GM's client;
 - hole 3: a copy of an applied card, posted as a new message, is not applied again;
 - hole 4: a record a player writes on their own actor neither makes the card read "applied" nor
   stops the GM's Apply;
@@ -114,6 +114,41 @@ def test_hole1_gm_rolls_a_shot_the_player_resolved_is_not_applied(tables: Tables
         tables.wait_all(f"() => ({HP_JS})('{RHINO}') === {before - tables.loss(rolled)}")
     finally:
         _set_gm_rolls(tables, False)
+
+
+def _will_check_by_clicks(tables: Tables) -> str:
+    """Player 1's rifleman takes a Will check from the Firefight actions menu (select the token,
+    the tool, the action, Choose): the new message's id."""
+    p1 = tables.p1.page
+    count = p1.evaluate("() => game.messages.size")
+    tables.p1.reset()
+    tables.p1.token(RIFLEMAN).click()
+    p1.locator('.scene-tool[data-tool="firefightActions"]').click()
+    picker = p1.locator("dialog.firefight-action-picker")
+    picker.locator('input[value="will_check"]').check()
+    picker.locator("button[data-action=pick]").click()
+    p1.wait_for_function("(n) => game.messages.size > n", arg=count)
+    mid: str = p1.evaluate("() => game.messages.contents.at(-1).id")
+    tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
+    return mid
+
+
+def test_gm_rolls_every_action_of_a_player_not_shoot_alone(tables: Tables) -> None:
+    """One workflow (issue 24, item 1): "The GM's client rolls players' shots" was Shoot's alone;
+    a player's Will check was rolled on their own client. Now every action goes the same way:
+    the GM's client rolls it and posts it for Player 1; without the setting, Player 1's does."""
+    gm = tables.gm.page
+    _set_gm_rolls(tables, True)
+    try:
+        mid = _will_check_by_clicks(tables)
+        source = gm.evaluate("(id) => game.messages.get(id).toObject()", mid)
+        assert source["author"] == GM_ID
+        assert source["flags"]["firefight"]["rolledFor"] == "sandboxPlayer001"
+        assert source["flags"]["firefight"]["result"]["action"] == "will_check"
+    finally:
+        _set_gm_rolls(tables, False)
+    mid = _will_check_by_clicks(tables)
+    assert gm.evaluate("(id) => game.messages.get(id).author.id", mid) == "sandboxPlayer001"
 
 
 def test_hole8_a_self_roll_does_not_change_anothers_actor(tables: Tables) -> None:

@@ -8,15 +8,10 @@ import { rollDataFromResult, facesOfRoll } from "../core/dice.mjs";
 import { actingParticipant, itemsOf } from "../workflow/request.mjs";
 import { resolveWithEntropy, cardLanguage } from "../workflow/roll.mjs";
 import { postCards, postRefereeCard } from "../workflow/card.mjs";
-import { gmRollsShots, rulesetSettings, houseSettings } from "../world/settings.mjs";
-import { currentRuleset, houseRules, tableFeatures } from "../world/catalog.mjs";
-import { houseRequest, chosenHouseOptions } from "../world/house.mjs";
-import { actionTables } from "../world/tables.mjs";
-import { DEFAULT_ACTION } from "../core/config.mjs";
-import { actionVariant, planRequest, rulesetSchema } from "../workflow/plan.mjs";
+import { gmRollsShots } from "../world/settings.mjs";
 import { checkRounds, spendRounds } from "../documents/ammo.mjs";
 import { actorFor, ownsActing, requestField, resultHash, tokenDocument } from "../documents/apply.mjs";
-import { worldMismatch } from "./verify.mjs";
+import { worldMismatch, withTheWorld } from "./verify.mjs";
 import { Refusal, onRequest } from "./relay.mjs";
 
 const ROLL_MODES = new Set(["publicroll", "gmroll", "blindroll", "selfroll", "roll"]);
@@ -54,35 +49,6 @@ async function checkRequest(engine, request, sender, refuse) {
     throw refuse("changed_request", said("FIREFIGHT.ui.apply.changedRequest", "the shot does not match the table: {field} is {reason}",
       { field: requestField(request.ruleset, bad.field), reason: bad.reason }));
   }
-}
-
-/**
- * A player's request with the world's part as this client has it: the ruleset's settings, the
- * house rules' settings and the world's RollTables are the world's, never the player's choice
- * (a client that joined late or missed a change sends stale ones). Everything else is the
- * player's request, checked against the table after (verify.mjs).
- */
-async function withTheWorld(engine, request) {
-  const out = structuredClone(request);
-  const ruleset = currentRuleset();
-  if (out.ruleset !== ruleset) return out; // refused by the check
-  const action = out.action ?? DEFAULT_ACTION;
-  const schema = await rulesetSchema(engine, ruleset);
-  const variant = actionVariant(schema.request, action);
-  if (!variant) return out;
-  if (action === DEFAULT_ACTION || planRequest(variant, schema.request).settings) {
-    const settings = rulesetSettings(ruleset);
-    if (Object.keys(settings).length) out.settings = structuredClone(settings);
-    else delete out.settings;
-  }
-  const rules = houseRules(ruleset, action);
-  if (rules.length) out.house = houseRequest(rules, chosenHouseOptions(out.house), houseSettings);
-  const field = tableFeatures(ruleset).actionTables?.[action]?.field;
-  if (field) {
-    delete out[field];
-    Object.assign(out, actionTables(ruleset, action));
-  }
-  return out;
 }
 
 /**

@@ -14,7 +14,7 @@ import { said, localize } from "../core/i18n.mjs";
 import { buildRequest, itemEntry, equippedArmor, rulesetData, actingParticipant, itemsOf } from "../workflow/request.mjs";
 import { stableStringify } from "../core/json.mjs";
 import { rulesetSettings, houseSettings } from "../world/settings.mjs";
-import { currentRuleset, houseRules } from "../world/catalog.mjs";
+import { currentRuleset, houseRules, tableFeatures } from "../world/catalog.mjs";
 import { actionTables } from "../world/tables.mjs";
 import { measureRange } from "../canvas/measure.mjs";
 import { houseRequest, chosenHouseOptions, unknownHouseOption } from "../world/house.mjs";
@@ -129,6 +129,49 @@ function checkParticipantData(path, p, actor, ruleset, since) {
 }
 
 /**
+ * The world's part of a request of `action` (never the player's choice): whether it carries the
+ * ruleset's settings and those settings, the world's house rules for it (`rules`) and, with the
+ * options the request chose for them (`house`), the house-rule request with the world's settings.
+ */
+function worldPart(ruleset, action, variant, root, house) {
+  const rules = houseRules(ruleset, action);
+  return {
+    takesSettings: action === DEFAULT_ACTION || Boolean(planRequest(variant, root).settings),
+    settings: rulesetSettings(ruleset),
+    rules,
+    house: houseRequest(rules, chosenHouseOptions(house), houseSettings),
+  };
+}
+
+/**
+ * A player's request with the world's part as this client has it: the ruleset's settings, the
+ * house rules' settings and the world's RollTables are the world's, never the player's choice
+ * (a client that joined late or missed a change sends stale ones). Everything else is the
+ * player's request, checked against the table after (`worldMismatch`).
+ */
+export async function withTheWorld(engine, request) {
+  const out = structuredClone(request);
+  const ruleset = currentRuleset();
+  if (out.ruleset !== ruleset) return out; // refused by the check
+  const action = out.action ?? DEFAULT_ACTION;
+  const schema = await rulesetSchema(engine, ruleset);
+  const variant = actionVariant(schema.request, action);
+  if (!variant) return out;
+  const world = worldPart(ruleset, action, variant, schema.request, out.house);
+  if (world.takesSettings) {
+    if (Object.keys(world.settings).length) out.settings = structuredClone(world.settings);
+    else delete out.settings;
+  }
+  if (world.rules.length) out.house = world.house;
+  const field = tableFeatures(ruleset).actionTables?.[action]?.field;
+  if (field) {
+    delete out[field];
+    Object.assign(out, actionTables(ruleset, action));
+  }
+  return out;
+}
+
+/**
  * GM: does a request match the table? Resolves null, or {field, reason} (reason: a `said` text). `actorFor` finds a
  * participant's actor (apply.mjs), `since` is the message's timestamp.
  */
@@ -174,19 +217,16 @@ async function check(engine, request, actorFor, since) {
     if (d) throw new Mismatch(d, said("FIREFIGHT.ui.verify.item", "not the data of {name}", { name: item.name }));
   }
   // The world's settings, as every request of an action that takes them carries them.
-  const takesSettings = action === DEFAULT_ACTION || planRequest(variant, schema.request).settings;
-  const settings = rulesetSettings(ruleset);
-  if (takesSettings ? !same(request.settings ?? {}, settings) : request.settings !== undefined) {
-    throw new Mismatch(firstDifference(takesSettings ? settings : undefined, request.settings, "settings"),
+  const world = worldPart(ruleset, action, variant, schema.request, request.house);
+  const { settings, house } = world;
+  if (world.takesSettings ? !same(request.settings ?? {}, settings) : request.settings !== undefined) {
+    throw new Mismatch(firstDifference(world.takesSettings ? settings : undefined, request.settings, "settings"),
       said("FIREFIGHT.ui.verify.settings", "not the world's settings"));
   }
   // The house rules: the world's for this ruleset and action, each with the world's settings; a
   // player chose only their dialog options (the engine checks the values against their schema).
-  const rules = houseRules(ruleset, action);
-  const chosen = chosenHouseOptions(request.house);
-  const unknown = unknownHouseOption(chosen, rules);
+  const unknown = unknownHouseOption(chosenHouseOptions(request.house), world.rules);
   if (unknown) throw new Mismatch(unknown, said("FIREFIGHT.ui.verify.house", "not a house rule of this world"));
-  const house = houseRequest(rules, chosen, houseSettings);
   const hd = firstDifference(house, request.house ?? {}, "house");
   if (hd) throw new Mismatch(hd, said("FIREFIGHT.ui.verify.houseSettings", "not the world's house rules"));
   if (action !== DEFAULT_ACTION) return;

@@ -66,6 +66,34 @@ class Tables:
         self.gm.page.evaluate("(on) => game.settings.set('firefight', 'autoApply', on)", on)
         self.wait_all("(on) => game.settings.get('firefight', 'autoApply') === on", on)
 
+    def set_gm_rolls(self, on: bool) -> None:
+        """The world setting "The GM's client rolls players' shots", seen by every page."""
+        self.gm.page.evaluate("(on) => game.settings.set('firefight', 'gmRollsShots', on)", on)
+        self.wait_all("(on) => game.settings.get('firefight', 'gmRollsShots') === on", on)
+
+    def shoot_by_clicks(self, shooter: str, target: str) -> str:
+        """Player 1 shoots as a person does (select, target, Shoot, Fire); the dice score a hit
+        on whichever client rolls. Returns the new message's id, once every page has it."""
+        gm, p1 = self.gm.page, self.p1.page
+        count = p1.evaluate("() => game.messages.size")
+        self.p1.reset()
+        self.p1.token(shooter).click()
+        self.p1.token(target).click(button="right")
+        p1.locator("#shoot-button").click()
+        dialog = p1.locator("dialog.application.firefight-dialog")
+        dialog.locator("[data-odds-value]").filter(has_text="%").wait_for()
+        gm.evaluate(SCRIPTED_DICE_JS)
+        p1.evaluate(SCRIPTED_DICE_JS)
+        try:
+            dialog.locator('button[data-action="fire"]').click()
+            p1.wait_for_function("(n) => game.messages.size > n", arg=count)
+        finally:
+            gm.evaluate(REAL_DICE_JS)
+            p1.evaluate(REAL_DICE_JS)
+        mid: str = p1.evaluate("() => game.messages.contents.at(-1).id")
+        self.wait_all("(id) => Boolean(game.messages.get(id))", mid)
+        return mid
+
 
 def open_tables(server: str, browser: Any) -> Iterator[Tables]:
     """The GM, Player 1 and Player 2, each in their own page of one new browser context."""

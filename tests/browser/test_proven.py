@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _js import REAL_DICE_JS, SCRIPTED_DICE_JS
 from test_multiuser import HP_JS, OFFICER, RHINO, RIFLEMAN, Tables, open_tables
 from test_relay import HASH_JS, _card, _posted
 
@@ -64,42 +63,13 @@ FORGE_RECORD_JS = """async ([name, mid, hash]) => {
 }"""
 
 
-def _set_gm_rolls(tables: Tables, on: bool) -> None:
-    tables.gm.page.evaluate("(on) => game.settings.set('firefight', 'gmRollsShots', on)", on)
-    tables.wait_all("(on) => game.settings.get('firefight', 'gmRollsShots') === on", on)
-
-
-def _shoot_by_clicks(tables: Tables, shooter: str, target: str) -> str:
-    """Player 1 shoots as a person does (select, target, Shoot, Fire); the GM's dice score a hit
-    when the GM's client rolls. Returns the new message's id."""
-    gm, p1 = tables.gm.page, tables.p1.page
-    count = p1.evaluate("() => game.messages.size")
-    tables.p1.reset()
-    tables.p1.token(shooter).click()
-    tables.p1.token(target).click(button="right")
-    p1.locator("#shoot-button").click()
-    dialog = p1.locator("dialog.application.firefight-dialog")
-    dialog.locator("[data-odds-value]").filter(has_text="%").wait_for()
-    gm.evaluate(SCRIPTED_DICE_JS)
-    p1.evaluate(SCRIPTED_DICE_JS)
-    try:
-        dialog.locator('button[data-action="fire"]').click()
-        p1.wait_for_function("(n) => game.messages.size > n", arg=count)
-    finally:
-        gm.evaluate(REAL_DICE_JS)
-        p1.evaluate(REAL_DICE_JS)
-    mid: str = p1.evaluate("() => game.messages.contents.at(-1).id")
-    tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
-    return mid
-
-
 def test_hole1_gm_rolls_a_shot_the_player_resolved_is_not_applied(tables: Tables) -> None:
     """The audit: with the GM rolling, Player 1 resolved a shot's request on their own engine with
     dice of their choosing, posted it and pressed Apply: it was applied (apply.mjs never read the
     setting)."""
     gm, p1 = tables.gm.page, tables.p1.page
     honest = _posted(tables, tables.p1, RIFLEMAN, RHINO)  # before the setting: the table's request
-    _set_gm_rolls(tables, True)
+    tables.set_gm_rolls(True)
     try:
         mid = p1.evaluate(OWN_DICE_CARD_JS, honest)
         tables.wait_all("(id) => Boolean(game.messages.get(id))", mid)
@@ -108,12 +78,12 @@ def test_hole1_gm_rolls_a_shot_the_player_resolved_is_not_applied(tables: Tables
         p1.locator(".notification.warning", has_text="rolls players' shots").last.wait_for()
         assert gm.evaluate(HP_JS, RHINO) == before
         # A shot the GM's client rolled for Player 1 is applied on their click.
-        rolled = _shoot_by_clicks(tables, RIFLEMAN, RHINO)
+        rolled = tables.shoot_by_clicks(RIFLEMAN, RHINO)
         assert gm.evaluate("(id) => game.messages.get(id).author.id", rolled) == GM_ID
         _card(p1, rolled).locator('[data-firefight-action="apply-effects"]').click()
         tables.wait_all(f"() => ({HP_JS})('{RHINO}') === {before - tables.loss(rolled)}")
     finally:
-        _set_gm_rolls(tables, False)
+        tables.set_gm_rolls(False)
 
 
 def _will_check_by_clicks(tables: Tables) -> str:
@@ -138,7 +108,7 @@ def test_gm_rolls_every_action_of_a_player_not_shoot_alone(tables: Tables) -> No
     a player's Will check was rolled on their own client. Now every action goes the same way:
     the GM's client rolls it and posts it for Player 1; without the setting, Player 1's does."""
     gm = tables.gm.page
-    _set_gm_rolls(tables, True)
+    tables.set_gm_rolls(True)
     try:
         mid = _will_check_by_clicks(tables)
         source = gm.evaluate("(id) => game.messages.get(id).toObject()", mid)
@@ -146,7 +116,7 @@ def test_gm_rolls_every_action_of_a_player_not_shoot_alone(tables: Tables) -> No
         assert source["flags"]["firefight"]["rolledFor"] == "sandboxPlayer001"
         assert source["flags"]["firefight"]["result"]["action"] == "will_check"
     finally:
-        _set_gm_rolls(tables, False)
+        tables.set_gm_rolls(False)
     mid = _will_check_by_clicks(tables)
     assert gm.evaluate("(id) => game.messages.get(id).author.id", mid) == "sandboxPlayer001"
 
@@ -155,10 +125,10 @@ def test_hole8_a_self_roll_does_not_change_anothers_actor(tables: Tables) -> Non
     """A self roll is whispered to its roller alone: only they saw the dice. Rolled by the GM's
     client for Player 1 in their roll mode, it may not change the rhino (the GM's)."""
     gm, p1 = tables.gm.page, tables.p1.page
-    _set_gm_rolls(tables, True)
+    tables.set_gm_rolls(True)
     p1.locator("#rollmode-select").select_option("selfroll")
     try:
-        mid = _shoot_by_clicks(tables, RIFLEMAN, RHINO)
+        mid = tables.shoot_by_clicks(RIFLEMAN, RHINO)
         assert gm.evaluate("(id) => game.messages.get(id).whisper", mid) == ["sandboxPlayer001"]
         before = gm.evaluate(HP_JS, RHINO)
         assert tables.loss(mid) > 0
@@ -167,7 +137,7 @@ def test_hole8_a_self_roll_does_not_change_anothers_actor(tables: Tables) -> Non
         assert gm.evaluate(HP_JS, RHINO) == before
     finally:
         p1.locator("#rollmode-select").select_option("publicroll")
-        _set_gm_rolls(tables, False)
+        tables.set_gm_rolls(False)
 
 
 def test_hole3_a_copy_posted_as_a_new_message_is_not_applied_again(tables: Tables) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _js import AIM_JS, FORGE_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
+from _js import AIM_JS, FORGE_JS
 from conftest import open_sheet_from_directory
 from test_multiuser import (
     FLAGS_OF_JS,
@@ -269,24 +269,10 @@ def test_the_gm_rolls_players_shots_when_the_world_says_so(tables: Tables) -> No
     by the GM's client, as the player's token; the player still sees the dialog and the odds."""
     gm, p1 = tables.gm.page, tables.p1.page
     tables.set_auto_apply(False)
-    gm.evaluate("() => game.settings.set('firefight', 'gmRollsShots', true)")
-    tables.wait_all("() => game.settings.get('firefight', 'gmRollsShots') === true")
+    tables.set_gm_rolls(True)
     try:
-        count = p1.evaluate("() => game.messages.size")
-        tables.p1.reset()
-        tables.p1.token(RIFLEMAN).click()
-        tables.p1.token(RHINO).click(button="right")
-        p1.locator("#shoot-button").click()
-        dialog = p1.locator("dialog.application.firefight-dialog")
-        dialog.locator("[data-odds-value]").filter(has_text="%").wait_for()
         # The GM's client rolls: its dice are the ones that count (a hit, scripted there).
-        gm.evaluate(SCRIPTED_DICE_JS)
-        try:
-            dialog.locator('button[data-action="fire"]').click()
-            p1.wait_for_function("(n) => game.messages.size > n", arg=count)
-        finally:
-            gm.evaluate(REAL_DICE_JS)
-        mid = p1.evaluate("() => game.messages.contents.at(-1).id")
+        mid = tables.shoot_by_clicks(RIFLEMAN, RHINO)
         source = gm.evaluate("(id) => game.messages.get(id).toObject()", mid)
         assert source["author"] == GM_ID
         assert source["speaker"]["alias"] == RIFLEMAN
@@ -298,8 +284,7 @@ def test_the_gm_rolls_players_shots_when_the_world_says_so(tables: Tables) -> No
         assert _card(tables.p2.page, mid).locator('[data-firefight-action]').count() == 0
         tables.p1.shot("relay-03-gm-rolled")
     finally:
-        gm.evaluate("() => game.settings.set('firefight', 'gmRollsShots', false)")
-        tables.wait_all("() => game.settings.get('firefight', 'gmRollsShots') === false")
+        tables.set_gm_rolls(False)
 
 
 def test_ending_a_combat_during_an_apply_loses_nothing(tables: Tables) -> None:

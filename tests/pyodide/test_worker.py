@@ -258,11 +258,14 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             page = browser.new_page()
             page.goto(base + "/recovery")
             page.evaluate("worker.postMessage({type: 'ruleset', id: 'dpv'})")  # as EngineClient
+            # Asked the moment `ready` arrives, from the page itself: a loaded machine's delay
+            # between the test and the page must not let the idle warm-up come first.
+            page.evaluate("""(modules) => worker.addEventListener('message', (ev) => {
+                if (ev.data?.type !== 'ready') return;
+                for (const module of modules) worker.postMessage({test: 'loaded', module});
+            })""", ["firefight.bridge", "firefight.cards", "firefight.rulesets.dpv"])
             page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
             ask = "(m) => worker.postMessage({test: 'loaded', module: m})"
-            modules = ("firefight.bridge", "firefight.cards", "firefight.rulesets.dpv")
-            for module in modules:
-                page.evaluate(ask, module)
             page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 3")
             early = {e["module"]: e["loaded"] for e in page.evaluate("events")
                      if e.get("type") == "loaded"}

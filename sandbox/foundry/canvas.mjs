@@ -552,8 +552,9 @@ export class SceneView {
         if (!moved) {
           // A second click on the same token soon after is a double-click: its sheet (Foundry's
           // Token#_onClickLeft2). Counted here because a click redraws the tokens, so the
-          // browser's dblclick never sees two clicks on one element.
-          const now = performance.now();
+          // browser's dblclick never sees two clicks on one element. Timed by the events' own
+          // stamps, as the OS times a double-click: a busy page handles them late, not apart.
+          const now = ev.timeStamp;
           const double = this._lastClick?.id === token.id && now - this._lastClick.at < DOUBLE_CLICK_MS;
           this._lastClick = double ? null : { id: token.id, at: now };
           token.control({ releaseOthers: !ev.shiftKey });

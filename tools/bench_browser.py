@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(REPO / "tools"))
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the one Chromium and its flags)
+
 TIMEOUT_MS = 180_000
 
 # Starts a worker and resolves when it is ready: the engine's own file, or a module worker (from a

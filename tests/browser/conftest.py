@@ -21,11 +21,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SERVE = Path(os.environ.get("FIREFIGHT_SERVE_SCRIPT", REPO / "tools" / "serve.py"))
-CHROMIUM = os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 BOOT_TIMEOUT_MS = int(os.environ.get("FIREFIGHT_BOOT_TIMEOUT_MS", "180000"))
 SHOTS = REPO / "test-results" / "browser"
+sys.path.insert(0, str(REPO / "tools"))
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the one Chromium and its flags)
 
 
 def _free_port() -> int:
@@ -77,11 +76,99 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(server: str) -> Iterator[Any]:
     with playwright_sync.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _POOLS[id(b)] = Contexts(b, server)
         yield b
+        _POOLS.pop(id(b)).close()
         b.close()
+
+
+STORE_KEY = "firefight-sandbox.settings"  # sandbox/foundry/settings.mjs: the stored settings
+# What a pooled context may be asked for and still be handed to the next test: a test that
+# routes, adds init scripts, grants permissions or goes offline gets a context that is closed
+# when it is done with it.
+_CLEAN = frozenset({"new_page", "pages", "close", "on", "browser", "wait_for_event",
+                    "expect_page"})
+
+
+class PooledContext:
+    """A browser context from `Contexts`: what a test does with it goes to the real context;
+    `close()` hands it back for the next test (its pages closed, its listeners removed)."""
+
+    def __init__(self, pool: Contexts, key: tuple[Any, ...], context: Any) -> None:
+        self._pool, self._key, self._context = pool, key, context
+        self._listeners: list[tuple[str, Any]] = []
+        self.dirty = False
+
+    def on(self, event: str, handler: Any) -> None:
+        self._listeners.append((event, handler))
+        self._context.on(event, handler)
+
+    def close(self) -> None:
+        self._pool.give(self)
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _CLEAN:
+            self.dirty = True  # routes, init scripts, permissions ...: not for the next test
+        return getattr(self._context, name)
+
+
+class Contexts:
+    """The browser contexts of this test process, handed from test to test (issue 24: make test
+    under 7 minutes). A context handed back keeps what the browser keeps between two visits of
+    one world: its HTTP cache (Chromium's compiled code of the engine's WebAssembly with it) and
+    its Origin Private File System (the engine's memory snapshot), so the next table boots as a
+    returning player's does, for about a third of a fresh context's CPU. Everything else is
+    fresh: its pages are closed, so the next page's world is built anew (sandbox/boot.mjs), and
+    its localStorage (the sandbox's world and client settings) is cleared and set to what the
+    next test asks for. Tests of a first visit open their own contexts."""
+
+    def __init__(self, browser: Any, server: str) -> None:
+        self.browser, self.server = browser, server
+        self.idle: dict[tuple[Any, ...], list[Any]] = {}
+
+    def open(self, *, viewport: dict[str, int] | None = None, permissions: list[str] | None = None,
+             settings: dict[str, Any] | None = None) -> PooledContext:
+        """A context whose world's stored settings are `settings` (else none) and nothing else."""
+        size = viewport or {"width": 1440, "height": 860}
+        key = (size["width"], size["height"], tuple(sorted(permissions or [])))
+        idle = self.idle.get(key) or []
+        context = idle.pop() if idle else self.browser.new_context(
+            viewport=size, permissions=list(key[2]))
+        page = context.new_page()  # same origin as the table: its localStorage
+        page.goto(f"{self.server}sandbox.css")
+        page.evaluate("""([key, value]) => { localStorage.clear();
+            if (value) localStorage.setItem(key, value); }""",
+                      [STORE_KEY, json.dumps(settings) if settings else None])
+        page.close()
+        return PooledContext(self, key, context)
+
+    def give(self, pooled: PooledContext) -> None:
+        context = pooled._context
+        if pooled.dirty:
+            context.close()
+            return
+        for event, handler in pooled._listeners:
+            context.remove_listener(event, handler)
+        for page in list(context.pages):
+            page.close()
+        self.idle.setdefault(pooled._key, []).append(context)
+
+    def close(self) -> None:
+        for contexts in self.idle.values():
+            for context in contexts:
+                context.close()
+        self.idle.clear()
+
+
+_POOLS: dict[int, Contexts] = {}
+
+
+def contexts_of(browser: Any) -> Contexts:
+    """The pooled contexts of the session's browser."""
+    return _POOLS[id(browser)]
 
 
 class Table:
@@ -116,7 +203,7 @@ class Table:
 
 @pytest.fixture(scope="module")
 def table(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open()
     page = context.new_page()
     t = Table(server, context, page)
     # context-level: includes requests made by the engine's Web Worker.
@@ -136,14 +223,19 @@ def ready_table(table: Table) -> Table:
 
 
 @pytest.fixture
-def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str], list[str]]]]:
-    """A fresh page (its own context: a fresh world) at a URL; returns (page, every request it
-    and its worker made, page errors). Closed at the end of the test."""
+def open_page(server: str, browser: Any
+              ) -> Iterator[Callable[..., tuple[Any, list[str], list[str]]]]:
+    """A page of a new world at a URL; returns (page, every request it and its worker made, page
+    errors). Closed at the end of the test. At the session's table its context is a pooled one
+    (`Contexts`: a returning player's browser) unless `fresh`: a first visit, as a newcomer's."""
     contexts: list[Any] = []
 
-    def open_(url: str, viewport: dict[str, int] | None = None
+    def open_(url: str, viewport: dict[str, int] | None = None, *, fresh: bool = False
               ) -> tuple[Any, list[str], list[str]]:
-        context = browser.new_context(viewport=viewport or {"width": 1440, "height": 860})
+        size = viewport or {"width": 1440, "height": 860}
+        context = (contexts_of(browser).open(viewport=size)
+                   if url.startswith(server) and not fresh
+                   else browser.new_context(viewport=size))
         contexts.append(context)
         requests: list[str] = []
         errors: list[str] = []
@@ -161,7 +253,7 @@ def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str], list
 @pytest.fixture(scope="module")
 def module_page(browser: Any) -> Iterator[tuple[Any, list[str]]]:
     """One page for a module's tests (see `open_world_page`): (page, its page errors)."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open()
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -207,13 +299,9 @@ def open_table(server: str, browser: Any, ruleset: str, pack: str, user: str | N
     as the GM or as `user`, in the client language `lang` (else English), in a world of the
     game system `system` (else the sandbox's default, worldbuilding), with the browser
     `permissions` a person granted the page (e.g. "clipboard-read")."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860},
-                                  permissions=permissions or [])
-    # Merged into the stored world settings (kept on a reload, as a world keeps them).
-    settings = json.dumps({"firefight.ruleset": ruleset})
-    key = "'firefight-sandbox.settings'"
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
+    # The world's stored settings (kept on a reload, as a world keeps them).
+    context = contexts_of(browser).open(permissions=permissions,
+                                        settings={"firefight.ruleset": ruleset})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))
@@ -238,11 +326,7 @@ def open_gm_and_player(server: str, browser: Any, ruleset: str, pack: str,
                        user: str = "Player 1") -> tuple[Any, Table, Table]:
     """The GM's page and `user`'s of one world (one browser context: they share it), its
     ruleset `ruleset`, its scene `pack`'s actors: (context, GM, player)."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    key = "'firefight-sandbox.settings'"
-    settings = json.dumps({"firefight.ruleset": ruleset})
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
+    context = contexts_of(browser).open(settings={"firefight.ruleset": ruleset})
     tables = []
     for who in ("", f"&user={user.replace(' ', '%20')}"):
         page = context.new_page()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from _js import SETTLED_JS
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
 SHOOTER = "Corporal Ada Kowalski"  # Player 1's; she gets a Springfield M1903, five rounds
 TARGET = "Grenadier Karl Vogt"
@@ -32,11 +32,7 @@ class Pages:
 @pytest.fixture(scope="module")
 def pages(server: str, browser: Any) -> Iterator[Pages]:
     """The GM and Player 1 at one percentile table (one browser context: one world)."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    key = "'firefight-sandbox.settings'"
-    settings = json.dumps({"firefight.ruleset": "percentile"})
-    context.add_init_script(f"""localStorage.setItem({key}, JSON.stringify(
-        {{...JSON.parse(localStorage.getItem({key}) ?? '{{}}'), ...{settings}}}))""")
+    context = contexts_of(browser).open(settings={"firefight.ruleset": "percentile"})
     tables = {}
     for user in ("Gamemaster", "Player 1"):
         page = context.new_page()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
@@ -173,8 +173,6 @@ def test_hover_a_name_highlights_its_token_and_a_modifier_shows_its_source(
 
 # --- SHOCK: an unlinked NPC, applied to the selected token -----------------------------------
 
-SHOCK_SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
-    JSON.stringify({'firefight.ruleset': 'shock'}))"""
 # Hit location d10 = 4 (arm), severity d10 = 1: a STUN (as test_systems.py).
 STUN_DICE_JS = """() => {
     globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
@@ -194,8 +192,8 @@ WORLD_JS = """(id) => { const a = game.actors.get(id);
 
 @pytest.fixture(scope="module")
 def shock(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    context.add_init_script(script=f"({SHOCK_SETTINGS_JS})()")
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 900},
+                                        settings={"firefight.ruleset": "shock"})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
@@ -27,7 +27,7 @@ MARK_JS = "() => game.combat?.flags.firefight?.turnEvents ?? null"
 
 @pytest.fixture(scope="module")
 def soe(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

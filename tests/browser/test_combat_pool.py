@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
-SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
-    JSON.stringify({'firefight.ruleset': 'shock'}))"""
 API = "game.modules.get('firefight').api"
 UNTRAINED = "Generic Untrained"  # skill level 1 (shock Troop Quality)
 ACTOR_JS = "(name) => canvas.tokens.placeables.find(t => t.name === name).actor"
@@ -20,8 +18,8 @@ POOL_JS = f"(name) => ({ACTOR_JS})(name).flags.firefight.shock.pool ?? 0"
 
 @pytest.fixture(scope="module")
 def shock(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    context.add_init_script(script=f"({SETTINGS_JS})()")
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 900},
+                                        settings={"firefight.ruleset": "shock"})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

@@ -9,13 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, SHOTS, Table, open_card
+from conftest import BOOT_TIMEOUT_MS, SHOTS, Table, contexts_of, open_card
 
 # Chits per turn by quality (shock Troop Quality, P1-P4: x one chit, xx two).
 CHITS = {"untrained": 1, "conscript": 2, "green": 3, "regular": 4, "experienced": 5,
          "veteran": 6, "elite": 7, "rainbow": 8}
-SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
-    JSON.stringify({'firefight.ruleset': 'shock'}))"""
 API = "game.modules.get('firefight').api"
 STATE_JS = f"() => {API}.combat.activations()"
 SETTLED_JS = f"() => {API}.combat.settled()"
@@ -36,8 +34,8 @@ UNIT_JS = """(name) => {
 
 @pytest.fixture(scope="module")
 def shock_table(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    context.add_init_script(script=f"({SETTINGS_JS})()")
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 900},
+                                        settings={"firefight.ruleset": "shock"})
     page = context.new_page()
     t = Table(server, context, page)
     context.on("request", lambda r: t.requests.append(r.url))

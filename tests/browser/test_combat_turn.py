@@ -9,10 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
-SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
-    JSON.stringify({'firefight.ruleset': 'dpv'}))"""
 VETERAN = "Veteran soldier (NPC)"
 ORDER_JS = "() => game.combat.turns.map(c => [c.name, c.initiative])"
 CURRENT_JS = "() => game.combat?.combatant?.name ?? null"
@@ -34,8 +32,8 @@ SETTLED_JS = """() => {
 
 @pytest.fixture(scope="module")
 def dpv(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
-    context.add_init_script(script=f"({SETTINGS_JS})()")
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860},
+                                        settings={"firefight.ruleset": "dpv"})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from _js import REAL_DICE_JS, SCRIPTED_DICE_JS
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 RHINO = "Lesser Venusian Rhino"
@@ -35,7 +35,7 @@ CARD_JS = """() => {
 
 
 def _open(server: str, browser: Any, query: str) -> Table:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))
@@ -71,7 +71,7 @@ def _shoot_by_hand(t: Table, shooter: str = RIFLEMAN, target: str = RHINO) -> No
 
 @pytest.fixture(scope="module")
 def dsn_table(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

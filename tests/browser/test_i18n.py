@@ -13,7 +13,14 @@ from typing import Any
 
 import pytest
 from _js import SETTLED_JS
-from conftest import BOOT_TIMEOUT_MS, REPO, Table, open_sheet_from_directory, open_table
+from conftest import (
+    BOOT_TIMEOUT_MS,
+    REPO,
+    Table,
+    contexts_of,
+    open_sheet_from_directory,
+    open_table,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 FIRST_ID_JS = "() => game.messages.contents[0].id"
@@ -62,7 +69,7 @@ def _english_in(texts: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def german_table(server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     page = context.new_page()
     t = Table(server, context, page)
     page.on("pageerror", lambda e: t.errors.append(str(e)))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from _js import AIM_JS, REAL_DICE_JS, SCRIPTED_DICE_JS
-from conftest import BOOT_TIMEOUT_MS, Table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of
 
 RIFLEMAN = "Rifleman Aldo Ferri"
 OFFICER = "Officer Vera Lind"
@@ -97,7 +97,7 @@ class Tables:
 
 def open_tables(server: str, browser: Any) -> Iterator[Tables]:
     """The GM, Player 1 and Player 2, each in their own page of one new browser context."""
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     pages: dict[str, Table] = {}
     for user in USERS:
         page = context.new_page()

@@ -13,7 +13,7 @@ SCENE_COLS, SCENE_ROWS, GRID = 18, 14, 100
 
 def test_choosing_a_ruleset_gives_a_ready_table_for_it(
         server: str, open_page: Callable[..., Any]) -> None:
-    page, _, errors = open_page(server, {"width": 1280, "height": 720})
+    page, _, errors = open_page(server, {"width": 1280, "height": 720}, fresh=True)
     page.wait_for_function("() => game.ready === true", timeout=30000)
     # A fresh world learns its rulesets from the engine (world/catalog.mjs): once it is up, the
     # world plays the engine's default and Settings offers every ruleset.

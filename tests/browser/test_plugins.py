@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from _js import REAL_DICE_JS, SCRIPTED_DICE_JS, SETTLED_JS
-from conftest import BOOT_TIMEOUT_MS, REPO, open_sheet_from_directory
+from conftest import BOOT_TIMEOUT_MS, REPO, contexts_of, open_sheet_from_directory
 
 # The engine's wasm made missing: the engine fails at once, the page (game.ready) does not wait.
 NO_ENGINE = "/modules/firefight/runtime/pyodide/pyodide.asm.wasm=/nonexistent/pyodide.asm.wasm"
@@ -211,7 +211,7 @@ def plugins(server: str, browser: Any) -> Iterator[PluginTable]:
     # The wheels are build products: built (quickly, when up to date) as their author would.
     subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
                    cwd=REPO, timeout=600)
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     table = PluginTable(server, context)
     yield table
     context.close()
@@ -517,7 +517,7 @@ def duel_world(server: str, browser: Any) -> Iterator[PluginTable]:
     """A fresh world with the example modules, for one test."""
     subprocess.run([sys.executable, str(REPO / "tools" / "build_examples.py")], check=True,
                    cwd=REPO, timeout=600)
-    context = browser.new_context(viewport={"width": 1440, "height": 860})
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 860})
     try:
         yield PluginTable(server, context)
     finally:

@@ -305,7 +305,7 @@ HOW = {"en": ("button", "keys", "hud", "button"), "de": ("hud", "button", "keys"
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_readme_at_the_table(server: str, open_page: Callable[..., Any], lang: str) -> None:
-    page, requests, errors = open_page(server, {"width": 1280, "height": 720})
+    page, requests, errors = open_page(server, {"width": 1280, "height": 720}, fresh=True)
     page.set_default_timeout(15000)
     _wait_ready(page)
     choose_language(page, lang)

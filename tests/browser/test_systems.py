@@ -12,11 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import BOOT_TIMEOUT_MS, Table, open_table
+from conftest import BOOT_TIMEOUT_MS, Table, contexts_of, open_table
 from test_actions_cover import ONE_WAY_JS, fired_cover, open_line
 
-SETTINGS_JS = """() => localStorage.setItem('firefight-sandbox.settings',
-    JSON.stringify({'firefight.ruleset': 'shock'}))"""
 # Scripted dice (uniforms): hit location d10 = 4 (arm), severity d10 = 1: a STUN (shock, Table 3).
 DICE_JS = """() => {
     globalThis.__realUniform ??= CONFIG.Dice.randomUniform;
@@ -41,8 +39,8 @@ WORLD_JS = """(id) => { const a = game.actors.get(id);
 
 @pytest.fixture(scope="module", params=["worldbuilding", "dnd5e", "pf2e"])
 def world(request: Any, server: str, browser: Any) -> Iterator[Table]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    context.add_init_script(script=f"({SETTINGS_JS})()")
+    context = contexts_of(browser).open(viewport={"width": 1440, "height": 900},
+                                        settings={"firefight.ruleset": "shock"})
     page = context.new_page()
     t = Table(server, context, page)
     t.system = request.param  # type: ignore[attr-defined]

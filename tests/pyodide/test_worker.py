@@ -11,7 +11,7 @@ Needs `make runtime` and Chromium ($FIREFIGHT_CHROMIUM, default /usr/bin/chromiu
 from __future__ import annotations
 
 import json
-import os
+import sys
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -22,6 +22,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the one Chromium and its flags)
+
 PREFIX = "/modules/firefight/"
 
 # Posts three messages at once, before Python can be ready, then collects everything.
@@ -115,8 +118,8 @@ def run_page(base: str, fail: str | None = None) -> tuple[list[dict[str, Any]], 
 
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"),
-            args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+            executable_path=CHROMIUM,
+            args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
         )
         try:
             context = browser.new_context()
@@ -206,8 +209,8 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
     base, _ = server
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"),
-            args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+            executable_path=CHROMIUM,
+            args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
         )
         try:
             page = browser.new_page()
@@ -253,7 +256,7 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
     base, _ = server
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             page.goto(base + "/recovery")
@@ -335,7 +338,7 @@ def page_outcome(base: str, path: str, console: list[str]) -> dict[str, Any]:
 
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"))
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_context().new_page()
             page.on("console", lambda m: console.append(m.text))
@@ -562,8 +565,8 @@ def test_plugin_wheels_are_installed_with_their_requirements_or_refused_naming_t
     PAGES["/plugins"] = PLUGIN_PAGE
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=os.environ.get("FIREFIGHT_CHROMIUM", "/usr/bin/chromium"),
-            args=["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+            executable_path=CHROMIUM,
+            args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
         foreign: list[str] = []
         try:
             context = browser.new_context()

@@ -46,8 +46,11 @@ function renderPacks(root, manifest) {
     details.className = "compendium-pack";
     details.dataset.pack = pack.name;
     details.dataset.module = manifest.id;
-    // A pack's label may be a lang key: Foundry localizes it in the sidebar (sandbox/README.md).
-    details.innerHTML = `<summary>${escapeHTML(game.i18n.localize(pack.label))} <small>${escapeHTML(pack.type)}</small></summary><ol class="pack-entries"></ol>`;
+    // A pack's label may be a lang key: Foundry localizes it in the sidebar; its document type
+    // is named by the type's own label (DocumentClassMetadata `label`), localized (README).
+    const typeLabel = CONFIG[pack.type]?.documentClass?.metadata?.label;
+    const type = typeLabel ? game.i18n.localize(typeLabel) : pack.type;
+    details.innerHTML = `<summary>${escapeHTML(game.i18n.localize(pack.label))} <small data-pack-type="${escapeHTML(pack.type)}">${escapeHTML(type)}</small></summary><ol class="pack-entries"></ol>`;
     details.addEventListener("toggle", async () => {
       const ol = details.querySelector("ol");
       if (!details.open || ol.childElementCount) return;

@@ -49,7 +49,9 @@ export const SOURCES = [
   { name: "dpv-vehicles", label: "FIREFIGHT.dpv.pack.vehicles", type: "Actor" },
 ];
 
-/** One compendium folder per ruleset, under "Firefight" (PackageManifestData packFolders). */
+/** One compendium folder per ruleset, under "Firefight" (PackageManifestData packFolders). A
+ * folder's name is shown as written in every language (it cannot be a lang key: foundryvtt#9910),
+ * so it is the ruleset's title; the packs' labels are lang keys. */
 export const FOLDERS = [
   { name: "Stars of Empire", sources: ["soe-weapons", "soe-armor", "soe-actors", "soe-bestiary", "soe-trauma"] },
   { name: "Percentile Skirmish", sources: ["percentile-weapons", "percentile-actors"] },

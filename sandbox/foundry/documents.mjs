@@ -133,6 +133,8 @@ export class Document {
 
 export class Item extends Document {
   static documentName = "Item";
+  // DocumentClassMetadata `label`: a core lang key for the document type's name (README).
+  static metadata = Object.freeze({ name: "Item", label: "DOCUMENT.Item", labelPlural: "DOCUMENT.Items" });
   /** ClientDocumentMixin#sheet: the item's one sheet (the one a double-click opens). */
   get sheet() {
     return itemSheetFor(this);
@@ -169,6 +171,7 @@ function createItems(actor, list, userId, options = {}) {
 
 export class Actor extends Document {
   static documentName = "Actor";
+  static metadata = Object.freeze({ name: "Actor", label: "DOCUMENT.Actor", labelPlural: "DOCUMENT.Actors" });
   _initialize() {
     const { items = [], ...rest } = this._source;
     for (const [k, v] of Object.entries(rest)) {

@@ -9,10 +9,18 @@ function mergeDeep(into, from) {
   return into;
 }
 
+// The few core strings the sandbox's own pages show, in the sandbox's own words: Foundry ships
+// its core strings in English, and a language module (for German, the community's) adds the
+// others (sandbox/README.md). English is the fallback, as for a module's.
+const CORE = {
+  en: { DOCUMENT: { Actor: "Actor", Actors: "Actors", Item: "Item", Items: "Items" } },
+  de: { DOCUMENT: { Actor: "Akteur", Actors: "Akteure", Item: "Gegenstand", Items: "Gegenstände" } },
+};
+
 export class Localization {
   constructor(lang = "en") {
     this.lang = lang;
-    this.translations = {};
+    this.translations = mergeDeep(structuredClone(CORE.en), structuredClone(CORE[lang] ?? {}));
   }
   async loadModuleLanguages(manifest, base) {
     // English first, as the fallback for a key another language lacks (as Foundry does).

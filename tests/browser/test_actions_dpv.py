@@ -42,6 +42,12 @@ WOUNDED_JS = """async (n) => {
         {kind: 'critical_points', value: 'start', delta: 0,
          params: {hours: [0.5, 1, 3, 6, 12]}, messageId: 'wound1'}]});
 }"""
+# The token nearest to the named one.
+NEAREST_JS = """(n) => {
+    const me = canvas.tokens.placeables.find((t) => t.name === n);
+    const d = (t) => Math.hypot(t.center.x - me.center.x, t.center.y - me.center.y);
+    return canvas.tokens.placeables.filter((t) => t !== me).sort((a, b) => d(a) - d(b))[0].name;
+}"""
 POINTS_JS = """([n, name]) => game.messages.contents.slice(n)
     .map((m) => m.flags.firefight?.request)
     .filter((r) => r?.action === 'critical_point' && r.patient.name === name).map((r) => r.point)"""
@@ -150,6 +156,37 @@ def test_area_fire_at_a_placed_area_gathers_the_figures_by_place(dpv_table: Tabl
     assert request["range"]["value"] == pytest.approx((dx * dx + dy * dy) ** 0.5 / 20, abs=0.01)
     page.evaluate("() => canvas.scene.deleteEmbeddedDocuments('MeasuredTemplate', "
                   "canvas.scene.templates.map((t) => t.id))")
+    assert not dpv_table.errors
+
+
+def test_a_grenades_odds_name_its_blast(dpv_table: Table) -> None:
+    """Issue 25 item 2: the Shoot dialog of a grenade said "Miss 80 % / Hit, no effect 20 %",
+    then the blast wounded and knocked out the target. Its outcome table covers the blast: a
+    miss whose blast wounds, and the target's condition after a hit (docs/rules-notes.md, "A
+    grenade's odds"). A person's way: click the thrower, right-click the target, Shoot, choose
+    the grenade."""
+    page = dpv_table.page
+    shooter = _names(page)[0]
+    target = page.evaluate(NEAREST_JS, shooter)  # within a throw: a hit can happen too
+    page.evaluate("() => { for (const t of [...game.user.targets]) "
+                  "t.setTarget(false, {releaseOthers: false}); canvas.tokens.releaseAll(); }")
+    page.locator(f'.token[data-name="{shooter}"]').click()
+    page.locator(f'.token[data-name="{target}"]').click(button="right")
+    page.click("#shoot-button")
+    dialog = page.locator("dialog.application").filter(has=page.locator(".firefight-shot"))
+    dialog.wait_for()
+    dialog.locator('select[name="weapon"]').select_option(label="Hand grenade (house)")
+    rows = dialog.locator("[data-odds-outcomes] .ff-outcomes tbody tr")
+    blast = rows.filter(has_text="Miss, blast:")
+    blast.first.wait_for()
+    keys = rows.evaluate_all("(rs) => rs.map((r) => r.dataset.outcome)")
+    assert any(k.startswith("FIREFIGHT.dpv.odds.blast_") for k in keys)
+    assert any(k.startswith("FIREFIGHT.dpv.odds.hit_") for k in keys)
+    # Every row a chance of its own, the whole table summing to 1.
+    chances = rows.evaluate_all("(rs) => rs.map((r) => Number(r.dataset.probability))")
+    assert sum(chances) == pytest.approx(1)
+    dialog.locator('[data-action="cancel"]').click()
+    dialog.wait_for(state="detached")
     assert not dpv_table.errors
 
 

@@ -122,6 +122,10 @@ def test_pack_names_and_roll_flavours_are_german(german_table: Table) -> None:
     names = page.locator(".compendium-pack summary").all_inner_texts()
     assert any("Waffen" in n for n in names), names
     assert not [n for n in names if "FIREFIGHT." in n or "Weapons" in n or "Armor" in n], names
+    # Each pack's document type, as Foundry names it: the type's core label, in German
+    # (sandbox/README.md); it said "Actor" and "Item".
+    types = page.locator(".compendium-pack summary small").all_inner_texts()
+    assert set(types) == {"Akteur", "Gegenstand"}, types
     page.click('#sidebar-tabs [data-sidebar-tab="chat"]')
     german_table.reset()
     german_table.token("Rifleman Aldo Ferri").click()

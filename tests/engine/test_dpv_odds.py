@@ -388,6 +388,11 @@ def test_every_outcome_key_is_labelled_in_en_and_de() -> None:
                  "target": {"armor": 1}}]
     keys = {o["key"] for r in requests for o in firefight.odds(r)["outcomes"]}
     keys |= {f"FIREFIGHT.dpv.odds.{k}" for k in ORDER}
+    # An exploding round's: the target's condition after a hit, or after a miss's blast.
+    conditions = ["unhurt", "wounded", "incapacitated", "unconscious", "dead"]
+    keys |= {f"FIREFIGHT.dpv.odds.hit_{c}" for c in conditions}
+    keys |= {f"FIREFIGHT.dpv.odds.blast_{c}" for c in conditions[1:]}
+    keys |= {f"FIREFIGHT.dpv.odds.blast_vehicle_{r}" for r in VEHICLE}
     for lang in ("en", "de"):
         data = json.loads((LANG / f"{lang}.json").read_text(encoding="utf-8"))
         for key in keys:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from firefight.errors import rule_error
@@ -204,6 +205,53 @@ def _blast_figure(rec: Recorder, request: ExplosionRequest, figure: Figure, inde
         found += _fragments(rec, request, figure, index, dpv=frag, already=len(found))
     condition = wounds.apply_wounds(rec, figure, found, **who)
     return {**who, "hits": len(found), "concussion": hit, "condition": condition}
+
+
+@lru_cache(maxsize=1024)
+def blast_points(armor: tuple[Fraction, ...], ep: Fraction, distance: Fraction, *,
+                 tamped: bool, fragmentation: bool, location_rule: str, zero_dpv: str
+                 ) -> tuple[tuple[wounds.Points, Fraction], ...]:
+    """Exact chances of the points a blast at ``distance`` adds to a figure with this armor
+    (``_blast_figure``'s every die: the concussion throw and its blunt hit at the concussion
+    value, the fragments' 20 % and their 1D6 hits): the odds of an exploding round."""
+    rules = {"location_rule": location_rule, "zero_dpv": zero_dpv}
+    cv = concussion_value(ep, distance, tamped)
+    p_concussion = Fraction(sum(1 for roll in range(1, 11) if roll <= cv), 10)
+    found = wounds.points_after({0: 1 - p_concussion, 1: p_concussion},
+                                wounds.hit_points(armor, cv, "blunt", **rules))
+    radius = burst_radius(ep) if fragmentation or tamped else None
+    frag = fragment_dpv(radius, distance) if radius is not None else None
+    if frag is not None:
+        found = wounds.points_after(_fragment_counts(),
+                                    wounds.hit_points(armor, frag, "normal", **rules),
+                                    start=found)
+    return tuple(found.items())
+
+
+@lru_cache(maxsize=1024)
+def blast_vehicle_cdf(armor: float, ep: Fraction, distance: Fraction, *, tamped: bool,
+                      fragmentation: bool) -> tuple[Fraction, ...]:
+    """A vehicle ``distance`` from a blast (``_blast_vehicle``'s every die): the chance that
+    its gravest VEHICLE DAMAGE result is at most each of ("none", *odds.VEHICLE)."""
+    order = ("none", *odds.VEHICLE)
+    cv = concussion_value(ep, distance, tamped)
+    p_concussion = Fraction(sum(1 for roll in range(1, 11) if roll <= cv), 10)
+    found = odds.count_cdf(vehicle_distribution(cv, armor),
+                           {0: 1 - p_concussion, 1: p_concussion}, order)
+    radius = burst_radius(ep) if fragmentation or tamped else None
+    frag = fragment_dpv(radius, distance) if radius is not None else None
+    if frag is not None:
+        counts = _fragment_counts()
+        found = [a * b for a, b in zip(found, odds.count_cdf(vehicle_distribution(frag, armor),
+                                                            counts, order), strict=True)]
+    return tuple(found)
+
+
+def _fragment_counts() -> dict[int, Fraction]:
+    """How many fragments hit: 1D10 of 1-2 (20 %), then 1D6 (2300ad EXPLOSIVES, Fragmentation)."""
+    f = tables().explosives["fragmentation"]
+    chance, die = Fraction(int(f["chance_on_d10"]), 10), int(f["fragment_die"])
+    return {0: 1 - chance, **dict.fromkeys(range(1, die + 1), chance / die)}
 
 
 def _concussion_hit(rec: Recorder, figure: Figure, index: int, cv: Fraction) -> bool:

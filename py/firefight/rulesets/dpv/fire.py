@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -220,6 +221,8 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
     vehicle = as_vehicle(request.target)
     shown = _shot_figures(p_hit, tuple(sorted(per_hit.items())), options.shots, dpv,
                           None if vehicle is None else vehicle.armor_value)
+    if request.weapon.ep is not None:  # the blast is part of what the shot can end in
+        shown = {**shown, "outcomes": odds.listing(_exploding_outcomes(request, p_hit, dpv))}
     return chance(
         p_hit, net_modifier=spec.dm, needed=spec.number, difficulty=spec.difficulty.label,
         band=band, dpv=num(dpv), any_hit_probability=shown["any_hit_probability"],
@@ -247,6 +250,87 @@ def _shot_figures(p_hit: Fraction, per_hit: tuple[tuple[str, Fraction], ...], sh
         "per_hit": {k: float(v) for k, v in per_hit},
         "per_hit_exact": {k: f"{v.numerator}/{v.denominator}" for k, v in per_hit},
     }
+
+
+def _exploding_outcomes(request: AttackRequest, p_hit: Fraction, dpv: Fraction
+                        ) -> list[tuple[str, Fraction]]:
+    """A round that explodes (a weapon with EP): the target's gravest condition (a vehicle's
+    gravest damage) on the cards the shot ends in, the shot's and the blast's
+    (docs/rules-notes.md, "A grenade's odds"). The table sets the blast off where the round
+    lands (js-shim/canvas/features.mjs, ``afterExplodingShot``): at the target when every shot
+    hits; where the first miss deviates to (2300ad DEVIATION: 1D10 x the weapon type's metres,
+    in the scatter diagram's direction, so always that far from the target); nowhere when a
+    round that does not deviate misses. Both cards read the target as the shot found it (the
+    shot's wounds are applied after the blast is resolved)."""
+    weapon, shots = request.weapon, request.options.shots
+    landing: dict[Fraction, Fraction] = {}  # a miss's blast: metres from the target -> chance
+    if weapon.deviation is not None:
+        mult, _ = explosives.deviation_multiplier(weapon.deviation, request.range.metres(),
+                                                  weapon.indirect_range_m)
+        landing = {Fraction(roll * mult): Fraction(1, 10) for roll in range(1, 11)}
+    vehicle = as_vehicle(request.target)
+    out: dict[str, Fraction] = {}
+    for k in range(shots + 1):
+        p_k = math.comb(shots, k) * p_hit ** k * (1 - p_hit) ** (shots - k)
+        where = landing if k < shots and landing else {Fraction(0): Fraction(1)} if k else {}
+        found = (_figure_cards(request, dpv, k, where) if vehicle is None
+                 else _vehicle_cards(request, vehicle, dpv, k, where))
+        for name, p in found.items():
+            if k:
+                key = f"hit_{name}" if vehicle is None else f"vehicle_{name}"
+            else:
+                key = "miss" if name in ("unhurt", "none") else (
+                    f"blast_{name}" if vehicle is None else f"blast_vehicle_{name}")
+            out[key] = out.get(key, Fraction(0)) + p_k * p
+    if vehicle is not None:
+        names = ["miss", *(f"blast_vehicle_{r}" for r in odds.VEHICLE),
+                 *(f"vehicle_{r}" for r in odds.VEHICLE)]
+    else:
+        names = ["miss", *(f"blast_{c}" for c in wounds.CONDITIONS[1:]),
+                 *(f"hit_{c}" for c in wounds.CONDITIONS)]
+    return [(name, out.get(name, Fraction(0))) for name in names]
+
+
+def _figure_cards(request: AttackRequest, dpv: Fraction, hits: int,
+                  where: dict[Fraction, Fraction]) -> dict[str, Fraction]:
+    """The target's gravest condition of the shot's card (``hits`` hits) and the blast's (at
+    each distance ``where`` gives; no blast when empty)."""
+    weapon, target, settings = request.weapon, request.target, request.settings
+    rules = {"location_rule": settings.location_rule, "zero_dpv": settings.zero_dpv}
+    armor = wounds.armor_profile(target)
+    direct = wounds.hit_points(armor, dpv, weapon.wound_type, called=request.options.location,
+                               **rules)
+    shot_card: dict[str, Fraction] = {}
+    for points, p in wounds.points_after({hits: Fraction(1)}, direct).items():
+        name = wounds.condition(target, points)
+        shot_card[name] = shot_card.get(name, Fraction(0)) + p
+    blast_card = {} if where else {"unhurt": Fraction(1)}
+    for distance, weight in where.items():
+        for points, p in explosives.blast_points(armor, exact(weapon.ep or 0), distance,
+                                                 tamped=False, fragmentation=True, **rules):
+            name = wounds.condition(target, points)
+            blast_card[name] = blast_card.get(name, Fraction(0)) + weight * p
+    out: dict[str, Fraction] = {}
+    for a, pa in shot_card.items():
+        for b, pb in blast_card.items():
+            worst = max(a, b, key=wounds.CONDITIONS.index)
+            out[worst] = out.get(worst, Fraction(0)) + pa * pb
+    return out
+
+
+def _vehicle_cards(request: AttackRequest, vehicle: Vehicle, dpv: Fraction, hits: int,
+                   where: dict[Fraction, Fraction]) -> dict[str, Fraction]:
+    """A vehicle's gravest VEHICLE DAMAGE result of the shot's ``hits`` and the blast's
+    (``_blast_vehicle``); ``none`` when neither card has one."""
+    order = ("none", *odds.VEHICLE)
+    shot = odds.count_cdf(explosives.vehicle_distribution(dpv, vehicle.armor_value),
+                          {hits: Fraction(1)}, order)
+    blast = [Fraction(1)] * len(order) if not where else [Fraction(0)] * len(order)
+    for distance, weight in where.items():
+        at = explosives.blast_vehicle_cdf(vehicle.armor_value, exact(request.weapon.ep or 0),
+                                          distance, tamped=False, fragmentation=True)
+        blast = [b + weight * c for b, c in zip(blast, at, strict=True)]
+    return odds.from_cdf([a * b for a, b in zip(shot, blast, strict=True)], order)
 
 
 # --- area fire -----------------------------------------------------------------------------

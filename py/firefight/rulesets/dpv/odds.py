@@ -72,6 +72,23 @@ def shots(p_hit: Fraction, per_hit: dict[str, Fraction], n: int,
     return listing([("miss", (1 - p_hit) ** n), *((prefix + t, out[t]) for t in order)])
 
 
+def count_cdf(per_hit: dict[str, Fraction], counts: dict[int, Fraction],
+              order: tuple[str, ...]) -> list[Fraction]:
+    """The chance that the gravest result of a random number of independent hits (``counts``:
+    how many -> its chance) is at most each of ``order``'s (its first: no hit at all)."""
+    out, cdf = [], Fraction(0)
+    for name in order:
+        cdf += per_hit.get(name, Fraction(0))
+        out.append(sum((p * cdf ** n for n, p in counts.items()), Fraction(0)))
+    return out
+
+
+def from_cdf(cdf: list[Fraction], order: tuple[str, ...]) -> dict[str, Fraction]:
+    """The chance of each of ``order``'s results from the chances of at most each."""
+    return {name: c - (cdf[i - 1] if i else 0) for i, (name, c) in enumerate(zip(order, cdf,
+                                                                                 strict=True))}
+
+
 def mixture(parts: Iterable[tuple[Fraction, dict[str, Fraction]]]) -> dict[str, Fraction]:
     """Outcome chances weighted by the chance of each case."""
     out: dict[str, Fraction] = {}

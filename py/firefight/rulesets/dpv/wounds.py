@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from firefight.record import Recorder, num
 from firefight.rulesets.dpv.data import exact, tables
 from firefight.rulesets.dpv.healing import CRITICAL_HOURS, SRC_POINTS
-from firefight.rulesets.dpv.models import LOCATIONS, DpvCombatant, DpvSettings
+from firefight.rulesets.dpv.models import LOCATIONS, DpvCombatant, DpvSettings, DpvStats
 
 SRC_WOUNDING = "2300ad WOUNDING"
 SRC_HITS = "2300ad TARGET HITS"
@@ -187,15 +187,64 @@ def apply_wounds(rec: Recorder, target: DpvCombatant, wounds: list[Wound], *,
         rec.effect("state", value="dead", label="effect.dead", location=kill.location,
                    resuscitable=kill.location != "head", source=SRC_EFFECTS, **who)
         return "dead"
-    shock = sum(w.shock for w in wounds)
-    stun = sum(w.stun for w in wounds)
-    light = sum(w.light for w in wounds)
-    knocked = any(w.knocked_down for w in wounds)
-    total = Wound("", "", None, shock=shock, stun=stun, light=light, knocked_down=knocked)
+    total = Wound("", "", None, shock=sum(w.shock for w in wounds),
+                  stun=sum(w.stun for w in wounds), light=sum(w.light for w in wounds),
+                  knocked_down=any(w.knocked_down for w in wounds))
     _point_effects(rec, total, who)
-    if not (shock or stun or light or knocked):
+    found = condition(target, points_of(total))
+    if found != "unhurt":
+        _threshold_effects(rec, target, found, who)
+    return found
+
+
+class Points(NamedTuple):
+    """What one action's wounds add up to on a figure (all its condition needs of them)."""
+
+    kill: bool = False
+    shock: int = 0
+    stun: int = 0
+    light: int = 0
+    knocked_down: bool = False
+
+
+KILLED = Points(kill=True)
+NO_POINTS = Points()
+# The conditions an action leaves a figure in (``apply_wounds``), mildest first: the order the
+# gravest of two cards is taken in (an NPC past both thresholds is unconscious: ``condition``).
+CONDITIONS = ("unhurt", "wounded", "incapacitated", "unconscious", "dead")
+
+
+def added(a: Points, b: Points) -> Points:
+    """Two hits' points together, as ``apply_wounds`` adds them (a kill is a kill)."""
+    if a.kill or b.kill:
+        return KILLED
+    return Points(False, a.shock + b.shock, a.stun + b.stun, a.light + b.light,
+                  a.knocked_down or b.knocked_down)
+
+
+def points_of(wound: Wound) -> Points:
+    if wound.kill:
+        return KILLED
+    return Points(False, wound.shock, wound.stun, wound.light, wound.knocked_down)
+
+
+def condition(target: DpvCombatant, points: Points) -> str:
+    """The figure's condition after this action's wounds (2300ad Wound Effects; NON-PLAYER
+    CHARACTERS): what ``apply_wounds`` returns, without its effects (the odds' reading)."""
+    if points.kill:
+        return "dead"
+    if not (points.shock or points.stun or points.light or points.knocked_down):
         return "unhurt"
-    return _thresholds(rec, target, total, who)
+    stats = target.stats
+    total_shock, total_stun = stats.shock + points.shock, stats.stun + points.stun
+    if target.pc:
+        return _pc_condition(stats, total_shock, total_stun)
+    npcs = tables().npcs
+    if total_shock >= npcs["npc_unconscious_shock"] or total_stun >= npcs["npc_unconscious_stun"]:
+        return "unconscious"
+    incap = npc_incapacitation(target)
+    out = incap is not None and stats.light_wounds + points.light >= incap
+    return "incapacitated" if out else "wounded"
 
 
 def _point_effects(rec: Recorder, total: Wound, who: dict[str, Any]) -> None:
@@ -226,31 +275,32 @@ def _point_effects(rec: Recorder, total: Wound, who: dict[str, Any]) -> None:
                    floor=npcs["initiative_floor"], n=loss, **who)
 
 
-def _thresholds(rec: Recorder, target: DpvCombatant, total: Wound, who: dict[str, Any]) -> str:
-    stats, npcs = target.stats, tables().npcs
-    shock, stun, light = total.shock, total.stun, total.light
-    total_shock, total_stun = stats.shock + shock, stats.stun + stun
-    total_light = stats.light_wounds + light
+def _pc_condition(stats: DpvStats, total_shock: int, total_stun: int) -> str:
+    """A PC dies at its life level of shock, falls unconscious at its consciousness level of
+    shock and stun (2300ad Wound Effects)."""
+    if stats.life_level is not None and total_shock >= stats.life_level:
+        return "dead"
+    if (stats.consciousness_level is not None
+            and total_shock + total_stun >= stats.consciousness_level):
+        return "unconscious"
+    return "wounded"
+
+
+def _threshold_effects(rec: Recorder, target: DpvCombatant, found: str, who: dict[str, Any]
+                       ) -> None:
+    """The state a threshold crossed puts the figure in (``condition`` found which)."""
+    stats = target.stats
     if target.pc:
-        if stats.life_level is not None and total_shock >= stats.life_level:
+        if found == "dead":
             rec.effect("state", value="dead", label="effect.dead_shock", cause="shock", **who)
-            return "dead"
+            return
         if stats.consciousness_level is None or stats.life_level is None:
             rec.note("pc_levels_missing", SRC_EFFECTS)
-        if (stats.consciousness_level is not None
-                and total_shock + total_stun >= stats.consciousness_level):
+        if found == "unconscious":
             rec.effect("state", value="unconscious", label="effect.unconscious", **who)
-            return "unconscious"
-        return "wounded"
-    if total_shock >= npcs["npc_unconscious_shock"] or total_stun >= npcs["npc_unconscious_stun"]:
-        rec.effect("state", value="unconscious", label="effect.unconscious", source=SRC_NPC, **who)
-        return "unconscious"
-    incap = npc_incapacitation(target)
-    if incap is not None and total_light >= incap:
-        rec.effect("state", value="incapacitated", label="effect.incapacitated", source=SRC_NPC,
-                   **who)
-        return "incapacitated"
-    return "wounded"
+        return
+    if found in ("unconscious", "incapacitated"):
+        rec.effect("state", value=found, label=f"effect.{found}", source=SRC_NPC, **who)
 
 
 # --- exact odds of one hit -------------------------------------------------------------------
@@ -282,9 +332,22 @@ def profile_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type:
 def _hit_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str, *,
                       location_rule: str, zero_dpv: str, called: str | None
                       ) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for potential, wound, weight in _hit_cases(armor, dpv, wound_type, location_rule=location_rule,
+                                               zero_dpv=zero_dpv, called=called):
+        out[f"potential_{potential}"] = out.get(f"potential_{potential}", Fraction(0)) + weight
+        out[wound.tier] = out.get(wound.tier, Fraction(0)) + weight
+    return out
+
+
+def _hit_cases(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str, *,
+               location_rule: str, zero_dpv: str, called: str | None
+               ) -> list[tuple[str, Wound, Fraction]]:
+    """Every way one hit goes (``resolve_hit``'s dice: location, severity, the DPV x 10
+    throw): (potential, wound, chance); a potential is counted once per location and severity."""
     settings = DpvSettings.model_validate({"location_rule": location_rule, "zero_dpv": zero_dpv})
     on = dict(zip(LOCATIONS, armor, strict=True))
-    out: dict[str, Fraction] = {}
+    out: list[tuple[str, Wound, Fraction]] = []
     firsts = [called_first_face(called)] if called else list(range(1, 11))
     seconds: list[int | None] = (list(range(1, 11)) if settings.location_rule ==
                                  "optional_severity" else [None])
@@ -293,11 +356,47 @@ def _hit_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: st
         for second in seconds:
             location, potential, _ = location_potential(first, second, settings.location_rule)
             remaining = dpv - on[location]
-            out[f"potential_{potential}"] = out.get(f"potential_{potential}", Fraction(0)) + weight
             for roll, w in _column_rolls(remaining, settings):
                 wound = wound_from(location, potential, wound_type,
                                    column_for(remaining, roll, settings), remaining)
-                out[wound.tier] = out.get(wound.tier, Fraction(0)) + weight * w
+                out.append((potential, wound, weight * w))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def hit_points(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str, *,
+               location_rule: str, zero_dpv: str, called: str | None = None
+               ) -> tuple[tuple[Points, Fraction], ...]:
+    """Exact chances of the points one hit adds (all its dice enumerated), for the odds of a
+    figure's condition (``condition``) after several hits."""
+    out: dict[Points, Fraction] = {}
+    for _, wound, weight in _hit_cases(armor, dpv, wound_type, location_rule=location_rule,
+                                       zero_dpv=zero_dpv, called=called):
+        points = points_of(wound)
+        out[points] = out.get(points, Fraction(0)) + weight
+    return tuple(out.items())
+
+
+def points_after(hits: dict[int, Fraction], per_hit: tuple[tuple[Points, Fraction], ...],
+                 start: dict[Points, Fraction] | None = None) -> dict[Points, Fraction]:
+    """The points of a number of independent hits (``hits``: how many -> its chance), added to
+    ``start`` (the points of other hits of the same action, none by default)."""
+    hits = {n: p for n, p in hits.items() if p}
+    current = dict(start or {NO_POINTS: Fraction(1)})
+    out: dict[Points, Fraction] = {}
+    most = max(hits, default=0)
+    for n in range(most + 1):
+        if hits.get(n):
+            for points, p in current.items():
+                out[points] = out.get(points, Fraction(0)) + p * hits[n]
+        if n == most:
+            break
+        after: dict[Points, Fraction] = {}
+        for points, p in current.items():
+            for more, q in per_hit:
+                key = added(points, more)
+                after[key] = after.get(key, Fraction(0)) + p * q
+        current = after
     return out
 
 

@@ -74,6 +74,26 @@ class DocumentSheetV2 {
     return { el, first };
   }
 
+  /**
+   * The window's HTML: all of it on the first render; after that only its content and title, as
+   * ApplicationV2 builds its frame (header and its controls) once: dnd5e 5.x adds header buttons
+   * in `_renderFrame` (`module/applications/actor/api/base-actor-sheet.mjs`) and sets the window's
+   * options only when `isFirstRender` (`module/applications/api/application-v2-mixin.mjs`). So a
+   * click on ✕ whose press made a field save (blur, change, update, render) still closes.
+   */
+  _fill(el, first, html) {
+    if (first) {
+      el.innerHTML = html;
+      return;
+    }
+    const next = document.createElement("template");
+    next.innerHTML = html;
+    el.querySelector(".window-content")?.replaceWith(next.content.querySelector(".window-content"));
+    const title = el.querySelector(".window-title");
+    const wanted = next.content.querySelector(".window-title");
+    if (title && wanted) title.textContent = wanted.textContent;
+  }
+
   changeTab(tab, group = "primary") {
     this.tabGroups[group] = tab;
     for (const el of this.element.querySelectorAll(`[data-group="${group}"][data-tab]`)) {
@@ -179,8 +199,8 @@ export class ActorSheetV2 extends DocumentSheetV2 {
   }
 
   async render(_options = {}) {
-    const { el } = this._window("application sheet actor-sheet", 120, 70);
-    el.innerHTML = this._html();
+    const { el, first } = this._window("application sheet actor-sheet", 120, 70);
+    this._fill(el, first, this._html());
     this.rendered = true;
     Hooks.callAll("renderActorSheetV2", this, el, { actor: this.document, editable: this.document.isOwner }, {});
     return this;
@@ -424,7 +444,7 @@ export class ItemSheetV2 extends DocumentSheetV2 {
 
   async render(_options = {}) {
     const { el, first } = this._window("application sheet item-sheet", 420, 90);
-    el.innerHTML = this._html();
+    this._fill(el, first, this._html());
     this.rendered = true;
     const context = { document: this.document, item: this.document, editable: this.isEditable };
     for (const hook of ITEM_RENDER_HOOKS) Hooks.callAll(hook, this, el, context, { isFirstRender: first });

@@ -296,11 +296,15 @@ def test_a_field_saves_when_it_is_left_and_a_closed_sheet_keeps_no_unsaved_edit(
     sheet = _open_sheet(ready_table, OFFICER)
     sheet.locator("nav .firefight-tab").click()
     field = sheet.locator('.firefight-sheet [name="opt.will"]')
+    close = sheet.locator('[data-action="close"]').first.element_handle()
     field.fill(str(will - 1))
     page.keyboard.press("Tab")
     page.wait_for_function(f"(n) => ({WILL_JS})(n) === {will - 1}", arg=OFFICER)
     # The focus went on to the next field, though the save drew the tab again.
     assert page.evaluate("() => Boolean(document.activeElement?.closest('.firefight-sheet'))")
+    # The save drew the sheet's content again, never its frame (ApplicationV2 renders the frame
+    # once): a press on ✕ that saves a field is still a click on ✕ (CI: the sheet stayed open).
+    assert close.evaluate("(button) => button.isConnected")
     # Typed, then the sheet closed at once (✕): the edit is kept.
     field.fill(str(will - 2))
     sheet.locator('[data-action="close"]').first.click()

@@ -431,7 +431,8 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
             (("life_force", None),) if life != life_before else ())
         if state == "dead":
             effects += (("state", "dead"),)
-        return (("hit", hit), ("state", state)), effects
+        # The life force left (the result's ``life_after``): all the shot leaves on the target.
+        return (("hit", hit), ("state", state), ("life_after", life)), effects
 
     # What each roll takes off the target's life force, by its two faces less one (tens * 11
     # + ones; every die of an engagement is a d10), None for a miss: a kill takes more than
@@ -470,6 +471,7 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
         return out
 
     run.many = many  # type: ignore[attr-defined]
+    run.whole = True  # type: ignore[attr-defined]  # an engagement says all (``sim.shots``)
     return run
 
 

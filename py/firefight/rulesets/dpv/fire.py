@@ -87,13 +87,19 @@ def _dpv_at(dpv: float, kind: str, band: str) -> tuple[Fraction, Fraction]:
 def cover_armor(cover: Cover | None) -> Fraction:
     """Cover stops armor value (per cm) x thickness of DPV (the BREACHING BARRIERS rule)."""
     if cover is None:
-        return Fraction(0)
+        return wounds.NONE
     return armor_value(cover.material) * exact(cover.thickness_cm)
+
+
+def past_cover(dpv: Fraction, cover: Fraction) -> Fraction:
+    """The DPV the cover lets through, never below 0 (a DPV is never below 0: without cover,
+    the DPV itself)."""
+    return dpv if cover is wounds.NONE else max(wounds.NONE, dpv - cover)
 
 
 def _damage_step(rec: Recorder, weapon: DpvWeapon, band: str, cover: Fraction) -> Fraction:
     dpv, factor = dpv_at_range(weapon, band)
-    after = max(Fraction(0), dpv - cover)
+    after = past_cover(dpv, cover)
     rec.step("damage", "damage", kind="info",
              numbers={"weapon_dpv": weapon.dpv, "band": band, "factor": num(factor),
                       "dpv": num(dpv), "cover": num(cover), "dpv_after_cover": num(after)},
@@ -153,7 +159,7 @@ def _cover(request: AttackRequest) -> Fraction:
     """The cover the shooter declared: its material and thickness (none when left out)."""
     options = request.options
     if options.cover_material is None or options.cover_thickness_cm <= 0:
-        return Fraction(0)
+        return wounds.NONE
     return cover_armor(Cover(material=options.cover_material,
                              thickness_cm=options.cover_thickness_cm))
 
@@ -224,12 +230,12 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
     spec = rec.once("aimed_spec", lambda r: aimed_spec(r, request, band))
     p_hit = tasks.success_probability(spec)
     options = request.options
-    dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - _cover(request))
-    per_hit = wounds.hit_distribution(request.target, dpv, request.weapon.wound_type,
-                                      request.settings, called=options.location)
+    dpv = past_cover(dpv_at_range(request.weapon, band)[0], _cover(request))
     vehicle = as_vehicle(request.target)
     # Keyed by whole numbers: a Fraction's hash and equality are Python code (issue 27).
-    shown = _shot_figures(ratio(p_hit), tuple([(k, ratio(v)) for k, v in sorted(per_hit.items())]),
+    shown = _shot_figures(ratio(p_hit), wounds.hit_key(request.target, dpv,
+                                                       request.weapon.wound_type,
+                                                       request.settings, called=options.location),
                           options.shots, ratio(dpv),
                           None if vehicle is None else vehicle.armor_value)
     return chance(

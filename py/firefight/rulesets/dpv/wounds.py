@@ -138,7 +138,7 @@ def resolve_hit(rec: Recorder, target: DpvCombatant, dpv: Fraction, wound_type: 
                              purpose_key="roll.wound_severity", purpose_params={"hit": str(hit)})
         dice.append(i)
     location, potential, severity = location_potential(first, second, settings.location_rule)
-    armor = Fraction(0) if ignore_armor else armor_on(target, location)
+    armor = NONE if ignore_armor else armor_on(target, location)
     remaining = dpv - armor if armor else dpv
     roll = None
     if 0 < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
@@ -269,6 +269,24 @@ def hit_distribution(target: DpvCombatant, dpv: Fraction, wound_type: str,
     return dict(_hit_distribution(_ratios(armor_profile(target)), ratio(dpv), wound_type,
                                   location_rule=settings.location_rule,
                                   zero_dpv=settings.zero_dpv, called=called))
+
+
+def hit_key(target: DpvCombatant, dpv: Fraction, wound_type: str, settings: DpvSettings,
+            called: str | None = None) -> tuple[tuple[str, Ratio], ...]:
+    """``hit_distribution`` as a cache key: its items sorted, each chance as (numerator,
+    denominator) (the aimed-fire odds' figures are cached by it, ``fire._shot_figures``)."""
+    return _hit_key(_ratios(armor_profile(target)), ratio(dpv), wound_type,
+                    location_rule=settings.location_rule, zero_dpv=settings.zero_dpv,
+                    called=called)
+
+
+@lru_cache(maxsize=1024)
+def _hit_key(armor_ratios: tuple[Ratio, ...], dpv_ratio: Ratio, wound_type: str, *,
+             location_rule: str, zero_dpv: str, called: str | None
+             ) -> tuple[tuple[str, Ratio], ...]:
+    found = _hit_distribution(armor_ratios, dpv_ratio, wound_type, location_rule=location_rule,
+                              zero_dpv=zero_dpv, called=called)
+    return tuple((k, ratio(v)) for k, v in sorted(found.items()))
 
 
 def armor_profile(target: DpvCombatant) -> tuple[Fraction, ...]:

@@ -202,7 +202,7 @@ def _number_caches() -> list[Any]:
     from firefight.rulesets.shock import damage
     from firefight.rulesets.soe import attack
 
-    return [attack._outcomes, fire._shot_figures, tasks.success_probability,
+    return [attack._outcomes, attack._chances, fire._shot_figures, tasks.success_probability,
             percentile_odds._fire_figures, damage._figures]
 
 

@@ -82,20 +82,28 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
     if request.settings.pretrauma:  # the Will roll that follows a shot (its own step)
         pretrauma.wound_check_ledger(rec, request)
     ties = opposed.ties_to_attacker(request)
-    p_hit = success_probability(hit, ties_to_acting=ties)
-    p_injure = over_roll_at_least(1, dmg)
+    probability, exact, injury_probability = _chances(hit, dmg, ties)
     outcomes = _outcomes(hit, dmg, ties=ties, projectiles=shots(request),
                          mode=injury_mode(request), hp=injury.hp_of(request))
     return {
-        "probability": float(p_hit),
-        "exact": f"{p_hit.numerator}/{p_hit.denominator}",
+        "probability": probability,
+        "exact": exact,
         "net_modifier": hit,
         "ties_to_attacker": ties,
-        "injury_probability": float(p_hit * p_injure),
+        "injury_probability": injury_probability,
         "damage_modifier": dmg,
         "modifiers": opposed.dumped(rec.modifiers),
         "outcomes": [dict(o) for o in outcomes],
     }
+
+
+@lru_cache(maxsize=1024)
+def _chances(hit: int, dmg: int, ties: bool) -> tuple[float, str, float]:
+    """The chance to hit (as a float and exactly) and to hit and injure (over-roll 1 or more
+    on to-damage), cached by the two ledgers' totals and who wins ties (issue 27)."""
+    p_hit = success_probability(hit, ties_to_acting=ties)
+    return (float(p_hit), f"{p_hit.numerator}/{p_hit.denominator}",
+            float(p_hit * over_roll_at_least(1, dmg)))
 
 
 @lru_cache(maxsize=1024)

@@ -2,7 +2,8 @@
 Figures only, no limits.
 
     .venv/bin/python tools/bench.py [-n 2000] [--request FILE.json] [--quick]
-    (make bench; needs make runtime)
+        [--only engine|fresh|lab|hello]
+    (make bench; needs make runtime; --only engine: the CPython engine's figures alone)
 
 Issue 17's figures: CPython resolves a second on each ruleset's example request
 (tests/engine/examples), exact odds computed afresh (cache cleared) and from the cache, issue
@@ -201,7 +202,7 @@ def _number_caches() -> list[Any]:
     from firefight.rulesets.shock import damage
     from firefight.rulesets.soe import attack
 
-    return [attack._outcomes, fire._shot_figures, tasks.success_probability,
+    return [attack._outcomes, attack._chances, fire._shot_figures, tasks.success_probability,
             percentile_odds._fire_figures, damage._figures]
 
 
@@ -423,7 +424,7 @@ def print_hello(runs: int, request: dict[str, Any]) -> None:
     print("Pyodide (Node) hello after import firefight.bridge, as after a snapshot restore"
           f" (median of {runs}):")
     print(f"  hello                      {hello['hello']:6.1f} ms  (CPU {hello['hello_cpu']:.1f}"
-          " ms; target <= 30)")
+          f" ms; target <= 30: {_met(hello['hello'] <= 30)})")
     print(f"  hello again                {hello['again']:6.1f} ms  (CPU {hello['again_cpu']:.1f}"
           " ms)")
     print(f"  first odds of {request['ruleset']:<12} {hello['first_odds']:6.1f} ms  (CPU"
@@ -438,11 +439,15 @@ def print_hello(runs: int, request: dict[str, Any]) -> None:
 
 def bench_lab(n: int, workers: int) -> list[tuple[str, float, float]]:
     """(example, engagements per CPU second on one core, engagements/s with ``workers``
-    processes, wall clock)."""
+    processes, wall clock), each after a short run of the same request (its ruleset's import
+    is the boot's cost, not the lab's)."""
     import firefight
 
     rows = []
     for name, request in examples().items():
+        # A short run first: the ruleset imported, its validators built and its tables read
+        # (its first request's cost, the boot's), so the figure is a run's own pace.
+        firefight.simulate(request, 2_000, seed=2)
         t0 = time.process_time()
         firefight.simulate(request, n, seed=1)
         one = n / (time.process_time() - t0)
@@ -494,13 +499,20 @@ def print_lab(n: int, cores: int) -> None:
         print(f"  {name:34} {one:11,.0f} {_met(one >= LAB_TARGET):>7} {many:14,.0f}", flush=True)
 
 
+# Issue 17's targets for the example requests as they are (the caches answer their repeats).
+RESOLVES_TARGET = 10_000  # resolves a CPU second
+ODDS_TARGET_MS = 0.3  # one request's exact odds, computed afresh
+
+
 def print_engine(seconds: float) -> None:
-    print(f"Engine, CPython {sys.version.split()[0]} (issue 17 targets: >= 10 000 resolves/s"
-          " each, odds <= 0.3 ms):")
-    print(f"  {'example':34} {'resolves/s':>11} {'odds afresh':>12} {'odds cached':>12}"
-          "  (per CPU second)")
+    print(f"Engine, CPython {sys.version.split()[0]} (issue 17 targets: >="
+          f" {RESOLVES_TARGET:,} resolves/s each, odds afresh <= {ODDS_TARGET_MS} ms; per CPU"
+          " second):")
+    print(f"  {'example':34} {'resolves/s':>11} {'target':>7} {'odds afresh':>12} {'target':>8}"
+          f" {'odds cached':>12}")
     for name, per_s, fresh, cached in bench_engine(seconds):
-        print(f"  {name:34} {per_s:11,.0f} {fresh:9.3f} ms {cached:9.3f} ms", flush=True)
+        print(f"  {name:34} {per_s:11,.0f} {_met(per_s >= RESOLVES_TARGET):>7} {fresh:9.3f} ms"
+              f" {_met(fresh <= ODDS_TARGET_MS):>8} {cached:9.3f} ms", flush=True)
 
 
 def print_sweep(cores: int) -> None:
@@ -508,6 +520,18 @@ def print_sweep(cores: int) -> None:
     print(f"  sweep: shock_dshk, {points} ranges x 100,000 engagements, {cores} workers"
           f"  {seconds:6.1f} s  {_met(seconds < 10)} (target < 10 s on 2 cores; wall clock)",
           flush=True)
+
+
+def print_engine_targets(seconds: float, lab_n: int) -> None:
+    """Every CPython engine figure beside its target (no Pyodide, no browser)."""
+    cores = os.cpu_count() or 1
+    load = os.getloadavg()
+    print(f"firefight engine bench: {cores} cores, load average {load[0]:.1f} {load[1]:.1f}"
+          f" {load[2]:.1f} (a busy machine gives slower figures)", flush=True)
+    print_engine(seconds)
+    print_fresh(seconds)
+    print_lab(lab_n, cores)
+    print_sweep(cores)
 
 
 def _met(ok: bool) -> str:
@@ -523,14 +547,17 @@ def main() -> None:
     parser.add_argument("--lab-n", type=int, default=200_000, help="engagements per lab run")
     parser.add_argument("--import-runs", type=int, default=3, help="fresh Pyodides per variant")
     parser.add_argument("--quick", action="store_true", help="shorter runs, noisier figures")
-    parser.add_argument("--only", choices=("fresh", "lab", "hello"),
-                        help="print only the fresh-request figures, the balance lab's, or the"
+    parser.add_argument("--only", choices=("engine", "fresh", "lab", "hello"),
+                        help="print only the CPython engine's figures beside their targets"
+                             " (issue 17's, the fresh requests', the balance lab's and the"
+                             " sweep's), the fresh-request figures, the balance lab's, or the"
                              " hello and first request after import firefight.bridge (Pyodide)")
     args = parser.parse_args()
     if args.quick:
         args.seconds, args.lab_n, args.import_runs, args.pyodide_n = 0.3, 50_000, 1, 50
     request = json.loads(args.request.read_text()) if args.request else DEFAULT_REQUEST
-    parts = {"fresh": lambda: print_fresh(args.seconds),
+    parts = {"engine": lambda: print_engine_targets(args.seconds, args.lab_n),
+             "fresh": lambda: print_fresh(args.seconds),
              "lab": lambda: print_lab(args.lab_n, os.cpu_count() or 1),
              "hello": lambda: print_hello(args.import_runs, request)}
     if args.only:
@@ -551,7 +578,8 @@ def main() -> None:
     for name, parse, resolver, odds, result in bench_phases(args.seconds):
         print(f"  {name:34} {parse:7.1f} {resolver:8.1f} {odds:6.1f} {result:7.1f}", flush=True)
 
-    print(f"Module zip: {bench_zip():.1f} MB (target <= 12)", flush=True)
+    size = bench_zip()
+    print(f"Module zip: {size:.1f} MB (target <= 12: {_met(size <= 12)})", flush=True)
 
     imports = bench_import(args.import_runs)
     with_bc, without = imports["bytecode"], imports["source"]

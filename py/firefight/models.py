@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
+from firefight.errors import FirefightError
+
 # Scene units the shim may send, in metres (soe works in metres; other rulesets convert).
 UNIT_METRES: dict[str, float] = {
     "m": 1.0,
@@ -121,8 +123,6 @@ class Distance(Strict):
     units: str = Field(default="m", max_length=20, description="the scene's grid units")
 
     def metres(self) -> float:
-        from firefight.errors import FirefightError
-
         factor = UNIT_METRES.get(self.units.strip().lower())
         if factor is None:
             raise FirefightError(

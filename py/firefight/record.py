@@ -56,8 +56,7 @@ class Recorder:
         key: str | bytes | None = None
         if request is not None:  # the key the core answers its odds by, else its JSON
             key = _ANSWERING[1] if _ANSWERING[0] is request else request.model_dump_json()
-        return cls(Roller(ScriptedDice([])), f"FIREFIGHT.{ruleset}", ruleset=ruleset,
-                   request_key=key)
+        return cls(_NO_DICE, f"FIREFIGHT.{ruleset}", ruleset=ruleset, request_key=key)
 
     def once(self, name: str, build: Callable[[Recorder], T]) -> T:
         """``build(rec)``, work that depends on nothing but the request (a ledger of modifiers,
@@ -71,7 +70,7 @@ class Recorder:
         key = (self.prefix, name, self.request_key)
         found = _ONCE.get(key)
         if found is None:
-            scratch = Recorder(Roller(ScriptedDice([])), self.prefix, ruleset=self.ruleset)
+            scratch = Recorder(_NO_DICE, self.prefix, ruleset=self.ruleset)
             value = build(scratch)
             if (scratch.steps or scratch.effects or scratch.outcome or scratch.card_params
                     or scratch.title_key != Recorder.title_key):
@@ -277,6 +276,9 @@ class Recorder:
         }
 
 
+# The roller of a recorder that rolls nothing (the odds', work done once): any die asked of it
+# is refused before it is recorded, so one serves them all.
+_NO_DICE = Roller(ScriptedDice([]))
 # ``Recorder.once``: (prefix, name, request key) -> (value, modifiers, notes), bounded.
 ONCE_SIZE = 1024
 _ONCE: OrderedDict[tuple[str, str, str | bytes], tuple[Any, list[Modifier], list[Note]]] = (

@@ -75,7 +75,10 @@ class Action:
     # ``resolve`` would record with those faces, or None for a request it does not cover. It
     # reuses the resolver's rule functions; tests/engine/test_sim_engage.py checks it against
     # ``resolve`` face by face. ``run`` may carry ``run.many(n, uniforms)``: the engagements of
-    # ``n`` runs at once, each face ``int(uniforms() * faces) + 1``, the same as one by one.
+    # ``n`` runs at once, each face ``int(uniforms() * faces) + 1``, the same as one by one;
+    # and ``run.whole = True`` when an engagement says the target's data after the shot (equal
+    # engagements of a chain leave equal data, whatever the target's before: the lab's chains
+    # resolve one of each in full, ``sim.shots``).
     engage: Callable[[Any], Callable[[Face], Engagement] | None] | None = None
 
 
@@ -137,14 +140,14 @@ class Ruleset:
         return rec.resolution(request, action=act.name, odds=shown,
                               template=self.card_template, dumped=dumped)
 
-    def _run(self, request: Any, roller: Roller, parsed: Parsed | None = None
-             ) -> tuple[Action, Recorder, dict[str, Any], dict[str, Any]]:
-        """The action resolved into a recorder, the dumped request, and the card's odds.
-        ``parsed``: the request's entry in the parse cache (``parse_cached``): its JSON keys
-        the odds and the work done once per request (``Recorder.once``)."""
+    def recorded(self, request: Any, roller: Roller, key: str | bytes | None = None
+                 ) -> tuple[Action, Recorder]:
+        """The action resolved into a recorder (its house rules' ``after`` hooks, the
+        conditions it ends and the rounds it fires included), without the request's dump or
+        the card's odds: what the balance lab reads of a resolve (``firefight.sim``).
+        ``key``: the request's key (``Parsed.key``), which keys ``Recorder.once``."""
         act = self.action(request.action)
-        rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id,
-                       request_key=None if parsed is None else parsed.key)
+        rec = Recorder(roller, f"FIREFIGHT.{self.id}", ruleset=self.id, request_key=key)
         act.resolve(request, rec)
         house.after(self.id, request, rec)
         for side, cid in house.ended_by_apply(self.id, rec.modifiers):  # Condition.ends "apply"
@@ -156,6 +159,14 @@ class Ruleset:
             if ammo is not None:  # the magazine after the shot, for the card
                 rec.outcome[ROUNDS_LEFT] = max(0, ammo.loaded - fired)
                 rec.outcome[ROUNDS_CAPACITY] = ammo.capacity
+        return act, rec
+
+    def _run(self, request: Any, roller: Roller, parsed: Parsed | None = None
+             ) -> tuple[Action, Recorder, dict[str, Any], dict[str, Any]]:
+        """The action resolved into a recorder, the dumped request, and the card's odds.
+        ``parsed``: the request's entry in the parse cache (``parse_cached``): its JSON keys
+        the odds and the work done once per request (``Recorder.once``)."""
+        act, rec = self.recorded(request, roller, None if parsed is None else parsed.key)
         dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
         odds = self.cached_odds(request, key=None if parsed is None else parsed.key
                                 ) if act.odds else {}

@@ -31,12 +31,12 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from firefight import api, house
 from firefight.dice import Roller
 from firefight.errors import FirefightError
-from firefight.models import Resolution
+from firefight.models import Effect, Resolution
 from firefight.registry import Engagement, Face, Ruleset
 
 # The tree stops growing at this many leaves (memory); later new paths still resolve in full.
@@ -66,7 +66,7 @@ Job = tuple[dict[str, Any], int, int]
 Chunk = tuple[Counter[Labels], Counter[int] | str]
 
 
-def labels(ruleset: Ruleset, result: Resolution) -> Labels:
+def labels(ruleset: Ruleset, result: Resolution | Played) -> Labels:
     """What one engagement came to, as labels counted by the lab."""
     return tally(ruleset, result.outcome, [(e.kind, e.value) for e in result.effects])
 
@@ -105,6 +105,26 @@ def tally(ruleset: Ruleset, outcome: Mapping[str, Any],
     return tuple(sorted(found))
 
 
+class Played(NamedTuple):
+    """What the lab reads of a resolve: its outcome and its effects."""
+
+    outcome: dict[str, Any]
+    effects: list[Effect]
+
+
+def played(ruleset: Ruleset, model: Any, roller: Roller, key: str | None = None
+           ) -> Resolution | Played:
+    """``ruleset.resolve(model, roller)`` as far as the lab reads it (``outcome``,
+    ``effects``): the core's resolve without the request's dump, the card's odds and the
+    Resolution built (issue 27: they were half of a lab's full resolve); a ruleset's own
+    ``resolve`` is called as it is. ``key``: the model's JSON, so the work done once per
+    request (``Recorder.once``) is done once for all of a run's resolves."""
+    if type(ruleset).resolve is not Ruleset.resolve:
+        return ruleset.resolve(model, roller)
+    _act, rec = ruleset.recorded(model, roller, key)
+    return Played(rec.outcome, rec.effects)
+
+
 class _PathDice:
     """Replays the faces of a known path, then draws fresh ones; records (faces, face) read."""
 
@@ -124,16 +144,19 @@ class _Engagements:
     """One request's tree of dice paths (see the module docstring)."""
 
     def __init__(self, ruleset: Ruleset, model: Any,
-                 leaf: Callable[[Resolution], tuple[Any, ...]] | None = None) -> None:
+                 leaf: Callable[[Resolution | Played], tuple[Any, ...]] | None = None) -> None:
         self.ruleset, self.model = ruleset, model
         # What a leaf keeps of a resolution (a tuple): by default its labels.
         self.leaf = leaf if leaf is not None else lambda result: labels(ruleset, result)
         self.root: list[Any] | None = None  # a branch: [faces, {face: node}]; a leaf: a tuple
+        self.key: str | None = None  # the model's JSON (``played``), written when first needed
         self.leaves = 0
 
     def _resolve(self, path: list[int], draw: Callable[[], float]) -> Any:
         dice = _PathDice(path, draw)
-        found = self.leaf(self.ruleset.resolve(self.model, Roller(dice)))
+        if self.key is None:
+            self.key = self.model.model_dump_json()
+        found = self.leaf(played(self.ruleset, self.model, Roller(dice), self.key))
         if self.leaves < MAX_LEAVES:
             self._insert(dice.read, found)
         return found
@@ -284,7 +307,7 @@ def shots(ruleset: Ruleset, request: dict[str, Any], chains: int, rng: random.Ra
             stats = stats_of[state]
             _, model = api.parse({**request, "target": {**request["target"], "stats": stats}})
 
-            def leaf(result: Resolution) -> tuple[bool, str]:
+            def leaf(result: Resolution | Played) -> tuple[bool, str]:
                 if "incapacitated" in labels(ruleset, result):
                     return True, ""
                 effects = [e.model_dump(mode="json") for e in result.effects
@@ -301,6 +324,8 @@ def shots(ruleset: Ruleset, request: dict[str, Any], chains: int, rng: random.Ra
     # the chain there; any other is resolved in full from the faces the fast path read (the
     # tree's), for the effects it leaves on the target.
     fast: dict[str, Callable[[Face], Engagement] | None] = {}
+    # What a shot leaves, by its engagement, for a fast path whose engagement is ``whole``.
+    after: dict[Engagement, tuple[bool, str]] = {}
     draw = rng.random
 
     def shot_at(state: str) -> tuple[bool, str]:
@@ -319,8 +344,16 @@ def shots(ruleset: Ruleset, request: dict[str, Any], chains: int, rng: random.Ra
         outcome, effects = engagement(face)
         if "incapacitated" in tally(ruleset, dict(outcome), effects):
             return True, ""
-        again: tuple[bool, str] = found.one(draw, read)
-        return again
+        if not getattr(engagement, "whole", False):
+            again: tuple[bool, str] = found.one(draw, read)
+            return again
+        # The fast path's engagement says the target's data after the shot (``whole``): each
+        # is resolved in full once (issue 27: a chain's shots were most of the lab's time,
+        # each a resolve of dice paths seldom seen twice).
+        leaf = after.get((outcome, effects))
+        if leaf is None:
+            leaf = after[outcome, effects] = found.one(draw, read)
+        return leaf
 
     start = key(first)
     taken: Counter[int] = Counter()

@@ -147,6 +147,17 @@ def test_basic_percentage(weapon_class: str, inches: int, bp: int) -> None:
     assert small_arms.basic_percentage(weapon_class, Fraction(inches)) == bp
 
 
+@pytest.mark.parametrize("weapon_class", ["rifle", "automatic_rifle", "carbine", "smg",
+                                          "pistol"])
+def test_the_shot_plans_whole_basic_percentage_is_its_floor(weapon_class: str) -> None:
+    """The shot plan reads BP in whole numbers (issue 27): the floor of the exact one, at
+    whole, fractional and billionth-of-an-inch ranges on both sides of 0."""
+    for n in (*range(0, 200_000_000_000, 999_999_937), 29_999_999_999, 30_000_000_001):
+        for inches in (Fraction(n, 10**9), Fraction(n // 10**9)):
+            exact = small_arms.basic_percentage(weapon_class, inches)
+            assert small_arms.whole_basic_percentage(weapon_class, inches) == exact // 1
+
+
 def test_fractional_inches_floor_the_chance(rifle: dict[str, Any]) -> None:
     # BP 69.6 + 1 = 70.6: a roll of 70 hits, 71 does not, so the chance is 70.
     rifle["range"]["value"] = 30.4

@@ -233,3 +233,33 @@ def test_a_tree_walk_from_faces_drawn_already_is_their_resolve() -> None:
             expected = sim.labels(ruleset, ruleset.resolve(model, Roller(dice)))
             assert tree.one(no_draw, [v for _, v in dice.read]) == expected
         assert tree.leaves > 1
+
+
+@pytest.mark.parametrize("name", ["soe_rhino.json", "percentile_rifleman.json"])
+def test_chains_of_whole_engagements_count_as_chains_resolved_shot_by_shot(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shots`` resolves one shot of each ``whole`` engagement in full and reuses what it
+    left on the target: the same counts as resolving every shot that did not end a chain."""
+    import dataclasses
+
+    request = example(name)
+    ruleset, _ = firefight.api.parse(request)
+    whole = sim.shots(ruleset, request, 300, random.Random(3))
+    calls = []
+
+    def not_whole(model: Any) -> Any:
+        run = engage(model)
+        calls.append(run.whole)
+
+        def again(face: Any) -> Any:
+            return run(face)
+        return again
+
+    engage = ruleset.action("attack").engage
+    assert engage is not None
+    monkeypatch.setattr(type(ruleset), "actions", tuple(
+        dataclasses.replace(a, engage=not_whole) if a.name == "attack" else a
+        for a in ruleset.actions))
+    assert sim.shots(ruleset, request, 300, random.Random(3)) == whole
+    assert calls
+    assert all(calls)

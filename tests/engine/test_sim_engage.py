@@ -6,6 +6,7 @@ once nothing counted can change) and must give the same labels."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -144,3 +145,74 @@ def test_many_engagements_at_once_are_those_one_at_a_time(request_: dict[str, An
         rng = random.Random(seed)
         first = many(700, rng.random)
         assert first == one_by_one[:700]
+
+
+SOE_WHOLE = [example(SOE), _variant(SOE, **{"weapon.projectiles": 1, "target.stats.hp": 6}),
+             _variant(SOE, **{"target.stats.hp": 20})]
+
+
+@pytest.mark.parametrize("request_", SOE_WHOLE)
+def test_soe_many_engagements_at_once_are_those_one_at_a_time(request_: dict[str, Any]
+                                                                ) -> None:
+    """soe's ``many`` reads the RANT dice inline: the same engagements as ``run`` one by one
+    from the same uniforms, and the same uniforms read."""
+    ruleset, model = firefight.api.parse(request_)
+    run = ruleset.action("attack").engage(model)  # type: ignore[misc]
+    assert run is not None
+    for seed in (1, 2):
+        rng = random.Random(seed)
+
+        def face(faces: int, draw: Any = rng.random) -> int:
+            return int(draw() * faces) + 1
+
+        one_by_one = [run(face) for _ in range(3_000)]
+        after = rng.random()
+        again = random.Random(seed)
+        assert run.many(3_000, again.random) == one_by_one  # type: ignore[attr-defined]
+        assert again.random() == after
+
+
+def _data_after(ruleset: Any, request: dict[str, Any], model: Any, dice: Any) -> str:
+    """The target's data after a resolve with ``dice`` (what ``sim.shots`` carries on)."""
+    result = ruleset.resolve(model, Roller(dice))
+    effects = [e.model_dump(mode="json") for e in result.effects
+               if e.target == "target" and e.on_actor]
+    stats = request["target"].get("stats", {})
+    return json.dumps(ruleset.apply(stats, effects)["stats"] if effects else stats,
+                      sort_keys=True)
+
+
+@pytest.mark.parametrize("request_", [
+    *SOE_WHOLE, example("percentile_rifleman.json"),
+    _variant("percentile_rifleman.json", **{"target.stats.life_force": 30}),
+    example("percentile_submachine_gunner.json"),
+])
+def test_a_whole_engagement_says_the_targets_data_after_the_shot(request_: dict[str, Any]
+                                                                  ) -> None:
+    """``run.whole``: equal engagements leave the target's data equal, whatever it was before
+    (``sim.shots`` resolves one shot of each in full): here from two states of the target, the
+    request's and one a few shots on."""
+    ruleset, model = firefight.api.parse(request_)
+    assert ruleset.action(model.action).engage(model).whole  # type: ignore[union-attr]
+    after: dict[Any, str] = {}
+    for stats_change in ({}, {"hp": 9} if ruleset.id == "soe" else {"life_force": 12}):
+        request = copy.deepcopy(request_)
+        request["target"]["stats"].update(stats_change)
+        ruleset, model = firefight.api.parse(request)
+        run = ruleset.action(model.action).engage(model)  # type: ignore[misc]
+        rng = random.Random(6)
+        for _ in range(800):
+            dice = sim._PathDice([], rng.random)
+            data = _data_after(ruleset, request, model, dice)
+            engagement = run(_faces(dice.read))
+            assert after.setdefault(engagement, data) == data, engagement
+    assert len(after) > 10
+
+
+def test_general_trauma_engagements_are_not_whole() -> None:
+    """General Trauma's effect roll is left to the full resolve: its engagement is not all."""
+    ruleset, model = firefight.api.parse(_variant(SOE, **{"settings.injury_mode":
+                                                           "general_trauma"}))
+    run = ruleset.action("attack").engage(model)  # type: ignore[misc]
+    assert run is not None
+    assert not run.whole  # type: ignore[attr-defined]

@@ -62,6 +62,14 @@ def exact(x: float | int | str) -> Fraction:
     return Fraction(repr(x) if isinstance(x, float) else x)
 
 
+# A fraction as its (numerator, denominator): a cache key that hashes and compares at C speed.
+Ratio = tuple[int, int]
+
+
+def ratio(x: Fraction) -> Ratio:
+    return x.numerator, x.denominator
+
+
 def armor_value(material: str) -> Fraction:
     """2300ad ARMOR VALUES: armor value per cm of the material."""
     return exact(tables().armor_values["materials"][material])

@@ -11,7 +11,7 @@ from firefight.dice import MAX_DICE
 from firefight.errors import named, rule_error
 from firefight.record import Recorder, dump_recorded, num
 from firefight.rulesets.dpv import cards, explosives, odds, tasks, wounds
-from firefight.rulesets.dpv.data import armor_value, chance, exact, tables
+from firefight.rulesets.dpv.data import Ratio, armor_value, chance, exact, ratio, tables
 from firefight.rulesets.dpv.models import (
     AreaFireRequest,
     AttackRequest,
@@ -50,8 +50,13 @@ def range_band(range_m: float, effective_m: float) -> str | None:
     """2300ad RANGES: close <= half effective, effective, long <= 2x, extreme <= 4x; None
     beyond extreme."""
     limits = tables().combat["band_limit_x_effective"]
+    r, e = exact(range_m), exact(effective_m)
     for band in bands():
-        if exact(range_m) <= exact(effective_m) * exact(limits[band]):
+        limit = exact(limits[band])
+        # range <= effective x limit, exactly, in whole numbers (issue 27: three Fraction
+        # operations a band were a twentieth of a new request's resolve)
+        if (r.numerator * e.denominator * limit.denominator
+                <= e.numerator * limit.numerator * r.denominator):
             return band
     return None
 
@@ -70,21 +75,32 @@ def band_or_refuse(range_m: float, weapon: DpvWeapon) -> str:
 def dpv_at_range(weapon: DpvWeapon, band: str) -> tuple[Fraction, Fraction]:
     """2300ad FIRE COMBAT, "Damage": doubled at close, halved at extreme; shotguns halve at
     long range too. Returns (DPV, factor)."""
+    return _dpv_at(weapon.dpv, weapon.kind, band)
+
+
+@lru_cache(maxsize=1024, typed=True)  # a pure reading of the weapon's DPV and the static table
+def _dpv_at(dpv: float, kind: str, band: str) -> tuple[Fraction, Fraction]:
     table = tables().combat["dpv_factor"]
-    factor = exact(table.get(weapon.kind, table["default"])[band])
-    return exact(weapon.dpv) * factor, factor
+    factor = exact(table.get(kind, table["default"])[band])
+    return exact(dpv) * factor, factor
 
 
 def cover_armor(cover: Cover | None) -> Fraction:
     """Cover stops armor value (per cm) x thickness of DPV (the BREACHING BARRIERS rule)."""
     if cover is None:
-        return Fraction(0)
+        return wounds.NONE
     return armor_value(cover.material) * exact(cover.thickness_cm)
+
+
+def past_cover(dpv: Fraction, cover: Fraction) -> Fraction:
+    """The DPV the cover lets through, never below 0 (a DPV is never below 0: without cover,
+    the DPV itself)."""
+    return dpv if cover is wounds.NONE else max(wounds.NONE, dpv - cover)
 
 
 def _damage_step(rec: Recorder, weapon: DpvWeapon, band: str, cover: Fraction) -> Fraction:
     dpv, factor = dpv_at_range(weapon, band)
-    after = max(Fraction(0), dpv - cover)
+    after = past_cover(dpv, cover)
     rec.step("damage", "damage", kind="info",
              numbers={"weapon_dpv": weapon.dpv, "band": band, "factor": num(factor),
                       "dpv": num(dpv), "cover": num(cover), "dpv_after_cover": num(after)},
@@ -144,7 +160,7 @@ def _cover(request: AttackRequest) -> Fraction:
     """The cover the shooter declared: its material and thickness (none when left out)."""
     options = request.options
     if options.cover_material is None or options.cover_thickness_cm <= 0:
-        return Fraction(0)
+        return wounds.NONE
     return cover_armor(Cover(material=options.cover_material,
                              thickness_cm=options.cover_thickness_cm))
 
@@ -215,11 +231,13 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
     spec = rec.once("aimed_spec", lambda r: aimed_spec(r, request, band))
     p_hit = tasks.success_probability(spec)
     options = request.options
-    dpv = max(Fraction(0), dpv_at_range(request.weapon, band)[0] - _cover(request))
-    per_hit = wounds.hit_distribution(request.target, dpv, request.weapon.wound_type,
-                                      request.settings, called=options.location)
+    dpv = past_cover(dpv_at_range(request.weapon, band)[0], _cover(request))
     vehicle = as_vehicle(request.target)
-    shown = _shot_figures(p_hit, tuple(sorted(per_hit.items())), options.shots, dpv,
+    # Keyed by whole numbers: a Fraction's hash and equality are Python code (issue 27).
+    shown = _shot_figures(ratio(p_hit), wounds.hit_key(request.target, dpv,
+                                                       request.weapon.wound_type,
+                                                       request.settings, called=options.location),
+                          options.shots, ratio(dpv),
                           None if vehicle is None else vehicle.armor_value)
     if request.weapon.ep is not None:  # the blast is part of what the shot can end in
         shown = {**shown, "outcomes": odds.listing(_exploding_outcomes(request, p_hit, dpv))}
@@ -233,12 +251,15 @@ def attack_odds(request: AttackRequest) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1024)
-def _shot_figures(p_hit: Fraction, per_hit: tuple[tuple[str, Fraction], ...], shots: int,
-                  dpv: Fraction, vehicle_armor: float | None) -> dict[str, Any]:
+def _shot_figures(hit_ratio: Ratio, per_hit_ratios: tuple[tuple[str, Ratio], ...], shots: int,
+                  dpv_ratio: Ratio, vehicle_armor: float | None) -> dict[str, Any]:
     """The aimed-fire odds' figures, cached by what decides them (issue 27: a new request with
     the numbers of one seen before, a shot at another range in the same band, is most of a
     table's): the chance of a hit, a hit's (sorted) distribution, the shots, the DPV and a
-    vehicle's armor. Copied before they are handed out."""
+    vehicle's armor, each fraction as its (numerator, denominator). Copied before they are
+    handed out."""
+    p_hit, dpv = Fraction(*hit_ratio), Fraction(*dpv_ratio)
+    per_hit = [(k, Fraction(*v)) for k, v in per_hit_ratios]
     if vehicle_armor is not None:
         results = explosives.vehicle_distribution(dpv, vehicle_armor)
         outcomes = odds.shots(p_hit, results, shots, odds.VEHICLE, "vehicle_")

@@ -65,14 +65,13 @@ def shift(name: str, levels: int, settings: DpvSettings) -> Difficulty:
     Easier than Simple stays Simple; harder than Impossible keeps adding the table's step (4).
     """
     rungs = ladder(settings)
-    if name in rungs:
-        position = Fraction(rungs.index(name))
-    else:  # Easy, when the world keeps it off the ladder (the table as printed)
-        position = Fraction(rungs.index("routine")) - Fraction(1, 2)
+    # Positions counted in half rungs (whole numbers: issue 27, Fractions were most of it);
+    # Easy, when the world keeps it off the ladder (the table as printed), half below Routine.
+    halves = 2 * rungs.index(name) if name in rungs else 2 * rungs.index("routine") - 1
     if levels == 0 and name not in rungs:
         return Difficulty(name)
-    moved = position + levels
-    index = math.floor(moved) if levels > 0 else math.ceil(moved)
+    moved = halves + 2 * levels
+    index = moved // 2 if levels > 0 else -(-moved // 2)  # the floor, or the ceiling, of a half
     index = max(0, index)
     top = len(rungs) - 1
     return Difficulty(rungs[min(index, top)], max(0, index - top))

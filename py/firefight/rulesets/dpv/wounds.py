@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from firefight.record import Recorder, num
-from firefight.rulesets.dpv.data import exact, tables
+from firefight.rulesets.dpv.data import Ratio, exact, ratio, tables
 from firefight.rulesets.dpv.healing import CRITICAL_HOURS, SRC_POINTS
 from firefight.rulesets.dpv.models import LOCATIONS, DpvCombatant, DpvSettings, DpvStats
 
@@ -66,8 +66,13 @@ def armor_on(target: DpvCombatant, location: str) -> Fraction:
     """2300ad ARMOR EFFECTS: the armor values worn over a location, added up."""
     pieces = [exact(a.value) for a in target.armor if location in a.locations]
     if len(pieces) < 2:  # the usual case: no sum of Fractions to make
-        return pieces[0] if pieces else Fraction(0)
-    return sum(pieces, Fraction(0))
+        return pieces[0] if pieces else NONE
+    return sum(pieces, NONE)
+
+
+NONE = Fraction(0)  # no armor (a Fraction is immutable: one serves every location)
+UNARMORED = tuple(NONE for _ in LOCATIONS)  # the armor profile of a target wearing none
+UNARMORED_RATIOS = tuple((0, 1) for _ in LOCATIONS)
 
 
 def column_for(dpv: Fraction, roll: int | None, settings: DpvSettings) -> int | None:
@@ -133,7 +138,7 @@ def resolve_hit(rec: Recorder, target: DpvCombatant, dpv: Fraction, wound_type: 
                              purpose_key="roll.wound_severity", purpose_params={"hit": str(hit)})
         dice.append(i)
     location, potential, severity = location_potential(first, second, settings.location_rule)
-    armor = Fraction(0) if ignore_armor else armor_on(target, location)
+    armor = NONE if ignore_armor else armor_on(target, location)
     remaining = dpv - armor if armor else dpv
     roll = None
     if 0 < remaining < 1 or (remaining <= 0 and settings.zero_dpv == "third_column"):
@@ -311,27 +316,57 @@ def hit_distribution(target: DpvCombatant, dpv: Fraction, wound_type: str,
     enumerated: location, severity, the DPV x 10 throw). Cached by what decides it: the
     armor on each location, the DPV, the wound type and the two settings (issue 17: odds
     are computed on every option change)."""
-    return dict(_hit_distribution(armor_profile(target), dpv, wound_type,
+    return dict(_hit_distribution(_ratios(armor_profile(target)), ratio(dpv), wound_type,
                                   location_rule=settings.location_rule,
                                   zero_dpv=settings.zero_dpv, called=called))
 
 
+def hit_key(target: DpvCombatant, dpv: Fraction, wound_type: str, settings: DpvSettings,
+            called: str | None = None) -> tuple[tuple[str, Ratio], ...]:
+    """``hit_distribution`` as a cache key: its items sorted, each chance as (numerator,
+    denominator) (the aimed-fire odds' figures are cached by it, ``fire._shot_figures``)."""
+    return _hit_key(_ratios(armor_profile(target)), ratio(dpv), wound_type,
+                    location_rule=settings.location_rule, zero_dpv=settings.zero_dpv,
+                    called=called)
+
+
+@lru_cache(maxsize=1024)
+def _hit_key(armor_ratios: tuple[Ratio, ...], dpv_ratio: Ratio, wound_type: str, *,
+             location_rule: str, zero_dpv: str, called: str | None
+             ) -> tuple[tuple[str, Ratio], ...]:
+    found = _hit_distribution(armor_ratios, dpv_ratio, wound_type, location_rule=location_rule,
+                              zero_dpv=zero_dpv, called=called)
+    return tuple((k, ratio(v)) for k, v in sorted(found.items()))
+
+
 def armor_profile(target: DpvCombatant) -> tuple[Fraction, ...]:
     """The armor on each location (LOCATIONS order): all a hit's chances need of a target."""
+    if not target.armor:
+        return UNARMORED
     return tuple(armor_on(target, loc) for loc in LOCATIONS)
 
 
 def profile_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str,
                          settings: DpvSettings) -> dict[str, Fraction]:
     """``hit_distribution`` of a target given by its ``armor_profile`` (cached)."""
-    return _hit_distribution(armor, dpv, wound_type, location_rule=settings.location_rule,
-                             zero_dpv=settings.zero_dpv, called=None)
+    return _hit_distribution(_ratios(armor), ratio(dpv), wound_type,
+                             location_rule=settings.location_rule, zero_dpv=settings.zero_dpv,
+                             called=None)
+
+
+def _ratios(armor: tuple[Fraction, ...]) -> tuple[Ratio, ...]:
+    """An armor profile as a cache key: a Fraction's hash and equality are Python code (issue
+    27: hashing the key's Fractions was a twentieth of a new request's odds)."""
+    if armor is UNARMORED:
+        return UNARMORED_RATIOS
+    return tuple([(a.numerator, a.denominator) for a in armor])
 
 
 @lru_cache(maxsize=1024)
-def _hit_distribution(armor: tuple[Fraction, ...], dpv: Fraction, wound_type: str, *,
+def _hit_distribution(armor_ratios: tuple[Ratio, ...], dpv_ratio: Ratio, wound_type: str, *,
                       location_rule: str, zero_dpv: str, called: str | None
                       ) -> dict[str, Fraction]:
+    armor, dpv = tuple(Fraction(*a) for a in armor_ratios), Fraction(*dpv_ratio)
     out: dict[str, Fraction] = {}
     for potential, wound, weight in _hit_cases(armor, dpv, wound_type, location_rule=location_rule,
                                                zero_dpv=zero_dpv, called=called):

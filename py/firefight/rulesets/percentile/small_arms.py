@@ -11,7 +11,6 @@ is a setting, recorded in docs/rules-notes.md ("Percentile small arms").
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -120,6 +119,14 @@ def basic_percentage(weapon_class: str, range_in: Fraction) -> Fraction:
     """percentile Small Arms, "How to determine BP"; exact (a fractional inch stays one)."""
     row = tables().small_arms["basic_percentage"][weapon_class]
     return (int(row["from"]) - range_in) * int(row["times"])
+
+
+def whole_basic_percentage(weapon_class: str, range_in: Fraction) -> int:
+    """``floor(basic_percentage(...))`` in whole numbers (issue 27: three Fraction operations
+    were a fifth of a new request's shot plan)."""
+    row = tables().small_arms["basic_percentage"][weapon_class]
+    n, d = range_in.numerator, range_in.denominator
+    return ((int(row["from"]) * d - n) * int(row["times"])) // d
 
 
 # --- the chance of one roll: its modifiers, recorded ------------------------------------------
@@ -257,7 +264,7 @@ def plan_shot(request: PercentileAttackRequest, rec: Recorder) -> Shot:
     sa, cls = tables().small_arms, request.weapon.weapon_class
     range_in = range_inches(request)
     plan = fire_plan(request)
-    bp = math.floor(basic_percentage(cls, range_in))
+    bp = whole_basic_percentage(cls, range_in)
     rec.modifier(f"mod.bp.{cls}", bp, sa["basic_percentage"][cls]["source"], STEP,
                  range=f"{float(range_in):g}")
     rec.modifier("mod.rounds", plan.rounds_per_roll, sa["rounds_fired"]["source"], STEP,
@@ -431,7 +438,8 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
             (("life_force", None),) if life != life_before else ())
         if state == "dead":
             effects += (("state", "dead"),)
-        return (("hit", hit), ("state", state)), effects
+        # The life force left (the result's ``life_after``): all the shot leaves on the target.
+        return (("hit", hit), ("state", state), ("life_after", life)), effects
 
     # What each roll takes off the target's life force, by its two faces less one (tens * 11
     # + ones; every die of an engagement is a d10), None for a miss: a kill takes more than
@@ -470,6 +478,7 @@ def engage_attack(request: PercentileAttackRequest) -> Callable[[Face], Engageme
         return out
 
     run.many = many  # type: ignore[attr-defined]
+    run.whole = True  # type: ignore[attr-defined]  # an engagement says all (``sim.shots``)
     return run
 
 

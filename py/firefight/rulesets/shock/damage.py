@@ -241,19 +241,37 @@ def outcome_distribution(request: AttackRequest) -> dict[str, Fraction]:
     in_play = cover_in_play(request)
     modifier = sum(m.value for m in severity_ledger(request))
     outcome_of: dict[str, str] = {}
-    for loc_roll in range(1, D10 + 1):
-        location = hit_location(loc_roll)
+    for location, results in _severity_counts(weapon_class, modifier):
         stopper, _ = stopping_protection(request, location, in_play)
         if stopper is not None:
-            counts["stopped"] += D10
+            counts["stopped"] += D10 * results[0]
             continue
-        for sev_roll in range(1, D10 + 1):
-            result = severity(location, sev_roll, weapon_class, modifier).result
+        for result, k in results[1]:
             if result not in outcome_of:
                 outcome_of[result] = consequence(request.target.stats, result, weapon_class,
                                                  request.settings).outcome
-            counts[outcome_of[result]] += 1
+            counts[outcome_of[result]] += k
     return {k: Fraction(v, D10 * D10) for k, v in counts.items()}
+
+
+@lru_cache(maxsize=256)
+def _severity_counts(weapon_class: str, modifier: int
+                     ) -> tuple[tuple[str, tuple[int, tuple[tuple[str, int], ...]]], ...]:
+    """Each hit location with the rolls of the Hit Location die that give it, and its severity
+    results with the Severity rolls giving each (the 100 cells of ``outcome_distribution``
+    counted once per damage class and modifier: a pure reading of the static tables)."""
+    rolls: dict[str, int] = {}
+    for loc_roll in range(1, D10 + 1):
+        location = hit_location(loc_roll)
+        rolls[location] = rolls.get(location, 0) + 1
+    out = []
+    for location, n in rolls.items():
+        results: dict[str, int] = {}
+        for sev_roll in range(1, D10 + 1):
+            result = severity(location, sev_roll, weapon_class, modifier).result
+            results[result] = results.get(result, 0) + n
+        out.append((location, (n, tuple(results.items()))))
+    return tuple(out)
 
 
 # The outcomes of an attack before the roll, in display order (issue 15; lang keys

@@ -82,20 +82,28 @@ def attack_odds(request: SoeAttackRequest) -> dict[str, Any]:
     if request.settings.pretrauma:  # the Will roll that follows a shot (its own step)
         pretrauma.wound_check_ledger(rec, request)
     ties = opposed.ties_to_attacker(request)
-    p_hit = success_probability(hit, ties_to_acting=ties)
-    p_injure = over_roll_at_least(1, dmg)
+    probability, exact, injury_probability = _chances(hit, dmg, ties)
     outcomes = _outcomes(hit, dmg, ties=ties, projectiles=shots(request),
                          mode=injury_mode(request), hp=injury.hp_of(request))
     return {
-        "probability": float(p_hit),
-        "exact": f"{p_hit.numerator}/{p_hit.denominator}",
+        "probability": probability,
+        "exact": exact,
         "net_modifier": hit,
         "ties_to_attacker": ties,
-        "injury_probability": float(p_hit * p_injure),
+        "injury_probability": injury_probability,
         "damage_modifier": dmg,
         "modifiers": opposed.dumped(rec.modifiers),
         "outcomes": [dict(o) for o in outcomes],
     }
+
+
+@lru_cache(maxsize=1024)
+def _chances(hit: int, dmg: int, ties: bool) -> tuple[float, str, float]:
+    """The chance to hit (as a float and exactly) and to hit and injure (over-roll 1 or more
+    on to-damage), cached by the two ledgers' totals and who wins ties (issue 27)."""
+    p_hit = success_probability(hit, ties_to_acting=ties)
+    return (float(p_hit), f"{p_hit.numerator}/{p_hit.denominator}",
+            float(p_hit * over_roll_at_least(1, dmg)))
 
 
 @lru_cache(maxsize=1024)
@@ -131,6 +139,8 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
     # What a hit comes to depends on the two over-rolls alone: worked out once per pair (issue
     # 27: the tables' lookups were most of an engagement).
     seen: dict[tuple[int, int], Engagement] = {}
+    # A miss leaves the target's HP as they were (Hit Point mode: an engagement says them).
+    miss: Engagement = ((("hit", False), ("hp_after", hp_before)), ()) if by_hp else MISS
 
     def rant(face: Face) -> int:  # one RANT d20's total: ``sum(exploding(face, 20))``
         x = face(20)
@@ -140,7 +150,7 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
         # soe 2.3: the to-hit opposed roll, the shooter's die first.
         over = rant(face) + hit_mod - rant(face)
         if not wins(over, ties):
-            return MISS
+            return miss
         # soe 2.4: the to-damage roll.
         base = rant(face) + dmg_mod - rant(face)
         found = seen.get((over, base))
@@ -154,12 +164,15 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
         kind = band(damage)
         effects: tuple[tuple[str, str | None], ...] = ()
         if by_hp:  # soe Table 3, Hit Point Reduction
-            _, state = injury.hp_state(hp_before, damage)
+            hp_after, state = injury.hp_state(hp_before, damage)
             if damage:
                 effects = (("hp", None),)
             if state in ("dying", "dead"):
                 effects += (("state", state),)
-        elif kind == "none":  # soe Table 3, General Trauma: no class, no effect roll
+            # The HP left (the result's ``hp_after``): all the shot leaves on the target.
+            return (("hit", True), ("injury", kind), ("state", state),
+                    ("hp_after", hp_after)), effects
+        if kind == "none":  # soe Table 3, General Trauma: no class, no effect roll
             state = "unhurt"
         else:  # the effect roll's text is no label: it is not rolled here
             state, effects = "injured", (("trauma", None),)
@@ -167,4 +180,51 @@ def engage_attack(request: SoeAttackRequest) -> Callable[[Face], Engagement] | N
                 state, effects = "dead", (("trauma", None), ("state", "dead"))
         return (("hit", True), ("injury", kind), ("state", state)), effects
 
+    run.many = _many(hit_mod, dmg_mod, ties, miss=miss, seen=seen,  # type: ignore[attr-defined]
+                     hit=hit)
+    # In Hit Point mode an engagement says the target's HP after the shot, all it changes
+    # (``sim.shots``); General Trauma's effect roll is not read here.
+    run.whole = by_hp  # type: ignore[attr-defined]
     return run
+
+
+def _many(hit_mod: int, dmg_mod: int, ties: bool, *, miss: Engagement,
+          seen: dict[tuple[int, int], Engagement], hit: Callable[[int, int], Engagement]
+          ) -> Callable[[int, Callable[[], float]], list[Engagement]]:
+    """``engage_attack``'s ``run.many``, from its ledgers' totals, ties, miss, the hits seen
+    and ``hit``."""
+
+    def many(count: int, uniforms: Callable[[], float]) -> list[Engagement]:
+        """``[run(face) for _ in range(count)]`` with ``face(faces) = int(uniforms() * faces)
+        + 1`` (``sim``), the dice read inline (issue 27: a call of ``face`` per die was most of
+        an engagement): the same engagements from the same uniforms, read in the same order."""
+
+        def face(faces: int) -> int:
+            return int(uniforms() * faces) + 1
+
+        out = []
+        for _ in range(count):
+            a = int(uniforms() * 20) + 1  # soe 2.3, the shooter's RANT die, then the target's
+            if a == 20:
+                a = sum(exploding(face, 20, a))
+            b = int(uniforms() * 20) + 1
+            if b == 20:
+                b = sum(exploding(face, 20, b))
+            over = a + hit_mod - b
+            if not (over > 0 or (over == 0 and ties)):  # ``rant.wins``
+                out.append(miss)
+                continue
+            a = int(uniforms() * 20) + 1  # soe 2.4, the to-damage roll
+            if a == 20:
+                a = sum(exploding(face, 20, a))
+            b = int(uniforms() * 20) + 1
+            if b == 20:
+                b = sum(exploding(face, 20, b))
+            base = a + dmg_mod - b
+            found = seen.get((over, base))
+            if found is None:
+                found = seen[over, base] = hit(over, base)
+            out.append(found)
+        return out
+
+    return many

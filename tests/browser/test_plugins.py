@@ -449,6 +449,47 @@ def test_the_laser_sight_changes_the_odds_and_shows_on_the_card(plugins: PluginT
     assert plugins.errors == []
 
 
+SOE_JS = "(n) => game.actors.getName(n).flags.firefight?.soe ?? null"
+
+
+def test_a_condition_ticked_on_the_sheet_is_in_the_next_shots_why(plugins: PluginTable) -> None:
+    """Issue 26 item 1: the conditions the world's house rules declare are checkboxes on the
+    sheet's Firefight tab, labelled by their lang keys and saved on change; the sheet's summary
+    lists them, and the next shot's "Why" counts them (the laser sight's "dazzled": -2 to hit)."""
+    page = plugins.gm
+    _engine_ready(page)
+    assert page.evaluate(RULESET_JS) == "soe"  # the laser sight's test chose it
+    sheet = open_sheet_from_directory(page, RIFLEMAN)
+    tab = sheet.locator(".firefight-sheet")
+    conditions = tab.locator("fieldset.ff-set", has_text="Conditions")
+    assert conditions.locator('input[type="checkbox"]').count() == 1
+    assert tab.locator('input[name^="json."]').count() == 0  # no JSON text to type
+    assert conditions.get_by_label("Dazzled").is_checked() is False
+    conditions.get_by_label("Dazzled").click()  # a change saves
+    held = f"() => ({SOE_JS})({json.dumps(RIFLEMAN)})?.conditions?.[0] === 'dazzled'"
+    page.wait_for_function(held, timeout=30000)
+    # Drawn again from the actor's data: ticked, and in the summary under "Conditions".
+    tab = sheet.locator(".firefight-sheet")
+    tab.locator(".ff-sheet-conditions", has_text="Dazzled").wait_for()
+    assert tab.locator("fieldset.ff-set").get_by_label("Dazzled").is_checked()
+    _close(sheet)
+    _aim(page, RIFLEMAN, RHINO)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+    _odds(page)
+    row = page.locator("dialog.application .ff-modifiers tbody tr", has_text="Dazzled")
+    assert row.count() == 1
+    assert row.locator("td.ff-num").text_content().strip() in ("−2", "-2")
+    page.locator('dialog.application button[data-action="cancel"]').click()
+    # Unticked, it is gone from the actor's data.
+    sheet = open_sheet_from_directory(page, RIFLEMAN)
+    sheet.locator(".firefight-sheet fieldset.ff-set").get_by_label("Dazzled").click()
+    page.wait_for_function(f"() => ({SOE_JS})({json.dumps(RIFLEMAN)})?.conditions?.length === 0",
+                           timeout=30000)
+    _close(sheet)
+    assert plugins.errors == []
+
+
 def test_duels_dice_pool_from_the_actions_menu(plugins: PluginTable) -> None:
     """Issue 26: a plugin's action labelled from its own lang file, its dialog's chance titled
     by its odds_label_key with the pool's dice in "Why", and a card that counts the pool's

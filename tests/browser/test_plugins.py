@@ -362,6 +362,8 @@ def test_a_duel_shot_shows_its_options_odds_and_english_card(plugins: PluginTabl
     page.click("#shoot-button")
     page.locator(SHOT_DIALOG).wait_for()
     dialog = page.locator("dialog.application")
+    # Titled by the default action's own label (its lang file's action.attack), not "Fire!".
+    assert dialog.locator(".window-title").inner_text() == "Attack"
     # The duel's own options, labelled from its lang file, and its exact odds.
     assert dialog.get_by_label("Aim (+2)").count() == 1
     assert dialog.get_by_label("Target's cover").count() == 1
@@ -397,6 +399,7 @@ def test_in_german_the_duel_card_is_german_and_its_damage_applies(plugins: Plugi
     gm.click("#shoot-button")
     gm.locator(SHOT_DIALOG).wait_for()
     dialog = gm.locator("dialog.application")
+    assert dialog.locator(".window-title").inner_text() == "Angriff"
     assert dialog.get_by_label("Zielen (+2)").count() == 1
     _odds(gm)
     gm.evaluate(SCRIPTED_DICE_JS)  # a sure hit (d20 high), the least damage (1)

@@ -490,6 +490,19 @@ def test_a_condition_ticked_on_the_sheet_is_in_the_next_shots_why(plugins: Plugi
     page.wait_for_function(f"() => ({SOE_JS})({json.dumps(RIFLEMAN)})?.conditions?.length === 0",
                            timeout=30000)
     _close(sheet)
+    # In German: the same checkbox, labelled from the rule's lang/de.json; then English again.
+    for lang in ("de", "en"):
+        with page.expect_navigation():
+            page.select_option("#lang-select", lang)
+        page.wait_for_function(f"() => game.ready === true && game.i18n.lang === '{lang}'",
+                               timeout=30000)
+        _engine_ready(page)
+        if lang == "de":
+            sheet = open_sheet_from_directory(page, RIFLEMAN)
+            conditions = sheet.locator(".firefight-sheet fieldset.ff-set")
+            assert conditions.locator("legend").inner_text() == "Zustände"
+            assert conditions.get_by_label("Geblendet").is_checked() is False
+            _close(sheet)
     assert plugins.errors == []
 
 

@@ -1,7 +1,8 @@
 // Schema fields the simple form (form.mjs: choices, numbers, checkboxes) does not draw: a text
-// (a string with its length bound) and a list (an array of choices or of small objects), edited
-// as a row per entry with its fields from the schema and add / remove buttons. Anything else
-// stays JSON text. Pure apart from `wireLists` (DOM).
+// (a string with its length bound), a set (an array of choices with `uniqueItems`, such as an
+// actor's conditions: a checkbox per choice) and a list (an array of choices or of small
+// objects), edited as a row per entry with its fields from the schema and add / remove buttons.
+// Anything else stays JSON text. Pure apart from `wireLists` (DOM).
 import { escapeHTML, fieldsFromSchema, renderFields, coerceValues, resolveRef } from "../core/form.mjs";
 
 const ROW_VALUE = "value"; // the one field of a row of a list of plain values
@@ -13,9 +14,10 @@ function labelOf(node, name, localize) {
 }
 
 /**
- * Schema -> the fields `fieldsFromSchema` leaves out (`simple`): [{name, kind: "text" | "list" |
- * "json", label, ...}]; a list has `row` (the fields of one entry, form.mjs shape), `plain` (its
- * entries are values, not objects), `min`, `max`, `rowDefault`.
+ * Schema -> the fields `fieldsFromSchema` leaves out (`simple`): [{name, kind: "text" | "set" |
+ * "list" | "json", label, ...}]; a set has `choices` ([{value, label}], form.mjs shape); a list
+ * has `row` (the fields of one entry, form.mjs shape), `plain` (its entries are values, not
+ * objects), `min`, `max`, `rowDefault`.
  */
 export function extraFields(schema, simple, localize = (k) => k, opts = {}) {
   const root = schema ?? {};
@@ -31,6 +33,11 @@ export function extraFields(schema, simple, localize = (k) => k, opts = {}) {
       out.push({ ...base, kind: "text", maxLength: node.maxLength, default: node.default ?? "" });
     } else if (node.type === "array" && node.items) {
       const items = resolveRef(node.items, root);
+      const choices = node.uniqueItems ? setChoices(items, localize, opts) : null;
+      if (choices) {
+        out.push({ ...base, kind: "set", choices });
+        continue;
+      }
       const plain = items.type !== "object";
       const rowSchema = plain
         ? { properties: { [ROW_VALUE]: { ...items, "x-label-key": node["x-label-key"], title: base.label } }, $defs: root.$defs }
@@ -50,6 +57,17 @@ export function extraFields(schema, simple, localize = (k) => k, opts = {}) {
     }
   }
   return out;
+}
+
+/**
+ * The choices of a set's entries (an enum, or the `const` of a set with one choice, as pydantic
+ * writes a one-value Literal), labelled as a select's are (form.mjs); null for anything else.
+ */
+function setChoices(items, localize, opts) {
+  const node = Array.isArray(items.enum) ? items : "const" in items ? { ...items, enum: [items.const] } : null;
+  if (!node) return null;
+  const [field] = fieldsFromSchema({ properties: { [ROW_VALUE]: node } }, localize, opts);
+  return field?.kind === "select" ? field.choices.filter((c) => c.value !== null) : null;
 }
 
 /** One row of a list: its fields (named by field only: the row's place gives the entry). */
@@ -81,6 +99,13 @@ export function extraFieldsHTML(fields, values = {}, labels = {}) {
       return `<div class="form-group" data-field="${escapeHTML(f.name)}"><label for="${id}">${escapeHTML(f.label)}</label>
         <div class="form-fields"><input type="text" id="${id}" name="text.${escapeHTML(f.name)}" value="${escapeHTML(value ?? f.default ?? "")}"${max}></div></div>`;
     }
+    if (f.kind === "set") {
+      // A checkbox per choice, ticked when the stored list holds it; each saves on change.
+      const held = new Set(Array.isArray(value) ? value : []);
+      const boxes = f.choices.map((c, i) => `<label class="checkbox" for="${id}-${i}"><input type="checkbox" id="${id}-${i}" name="set.${escapeHTML(f.name)}.${i}" data-set-value="${escapeHTML(String(c.value))}"${held.has(c.value) ? " checked" : ""}> ${escapeHTML(c.label)}</label>`).join("");
+      return `<fieldset class="form-group ff-set" data-field="${escapeHTML(f.name)}" data-set="${escapeHTML(f.name)}">
+        <legend>${escapeHTML(f.label)}</legend><div class="form-fields">${boxes}</div></fieldset>`;
+    }
     if (f.kind === "list") {
       const rows = (Array.isArray(value) ? value : []).map((v, i) => rowHTML(f, v, i, L)).join("");
       return `<fieldset class="form-group ff-list" data-field="${escapeHTML(f.name)}" data-list="${escapeHTML(f.name)}">
@@ -101,8 +126,8 @@ export function rowValue(field, raw) {
 
 /**
  * Read the extra fields back from the DOM: {name: value}. A text left empty is left out (the
- * data's default); a list is its rows in order; JSON text that does not parse throws an error
- * naming the field.
+ * data's default); a set is its ticked choices; a list is its rows in order; JSON text that does
+ * not parse throws an error naming the field.
  */
 export function readExtra(root, fields, badJson = "not valid JSON") {
   const out = {};
@@ -110,6 +135,12 @@ export function readExtra(root, fields, badJson = "not valid JSON") {
     if (f.kind === "text") {
       const el = root.querySelector(`[name="text.${CSS.escape(f.name)}"]`);
       if (el && el.value !== "") out[f.name] = el.value;
+    } else if (f.kind === "set") {
+      const set = root.querySelector(`[data-set="${CSS.escape(f.name)}"]`);
+      if (!set) continue;
+      // The ticked choices, in the schema's order.
+      const ticked = new Set([...set.querySelectorAll("input[data-set-value]:checked")].map((el) => el.dataset.setValue));
+      out[f.name] = f.choices.map((c) => c.value).filter((v) => ticked.has(String(v)));
     } else if (f.kind === "list") {
       const list = root.querySelector(`[data-list="${CSS.escape(f.name)}"]`);
       if (!list) continue;

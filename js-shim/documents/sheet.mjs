@@ -56,7 +56,12 @@ export function sectionHTML(actor, ruleset, schema, labelKey = `FIREFIGHT.${rule
       <label><input type="checkbox" data-firefight-action="sheet-equip"${i.flags?.[MODULE_ID]?.equipped ? " checked" : ""}${editable ? "" : " disabled"}> ${escapeHTML(i.name)}</label></li>`).join("");
   // The item's name opens its sheet (click, or Enter), as a Foundry sheet's item list does.
   const weapons = itemsByCategory(actor, ruleset, "weapon").map((i) => `<li data-item-id="${escapeHTML(i.id)}"><a class="ff-item-name" role="button" tabindex="0" data-firefight-action="sheet-open-item">${escapeHTML(i.name)}</a>${ammoSheetHTML(i, editable)}</li>`).join("");
-  const conditions = (ff.conditions ?? []).map((c, i) => `<li data-index="${i}">${escapeHTML(conditionText(c))}
+  // The declared conditions the actor holds (its data's set of ids, ticked in the form above:
+  // the form's set field gives their labels), then what results left for the table to keep.
+  const set = extras.find((f) => f.kind === "set" && f.name === "conditions");
+  const held = (Array.isArray(stats.conditions) ? stats.conditions : []).map((id) =>
+    `<li class="ff-condition" data-condition="${escapeHTML(id)}">${escapeHTML(set?.choices.find((c) => c.value === id)?.label ?? id)}</li>`).join("");
+  const conditions = held + (ff.conditions ?? []).map((c, i) => `<li data-index="${i}">${escapeHTML(conditionText(c))}
       ${game.user?.isGM ? `<button type="button" class="ff-icon" data-firefight-action="sheet-clear-condition" aria-label="${escapeHTML(t("FIREFIGHT.ui.sheet.clear", "Clear"))}">✕</button>` : ""}</li>`).join("");
   const statuses = [...(actor.statuses ?? [])].map((s) => `<li class="ff-status">${escapeHTML(s)}</li>`).join("");
   const none = `<li class="ff-none">${escapeHTML(t("FIREFIGHT.ui.sheet.none", "none"))}</li>`;

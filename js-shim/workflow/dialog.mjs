@@ -8,7 +8,7 @@ import { t, numberText, fieldErrorsText, errorText } from "../core/i18n.mjs";
 import { houseSectionHTML } from "../world/house.mjs";
 import { wireAmmo, roundsOf } from "../documents/ammo.mjs";
 import { placeButton, placeFitsWeapon } from "../canvas/template.mjs";
-import { actionLabel } from "./plan.mjs";
+import { actionLabel, ownActionLabel } from "./plan.mjs";
 import { oddsBoxHTML, liveOdds, offerToFace } from "./odds.mjs";
 import { copyRequestHTML, wireCopyRequest } from "./copy-request.mjs";
 import { cardLanguage } from "./roll.mjs";
@@ -86,7 +86,8 @@ export async function actionDialog(engine, ctx, { odds, requestNow, validate, ma
   const fire = ctx.isDefault;
   const result = await DialogV2.wait({
     window: fire
-      ? { title: t("FIREFIGHT.ui.dialog.title", "Fire!"), icon: "fa-solid fa-crosshairs" }
+      // The default action's own label where its ruleset gives one (Duel's "Attack"), else "Fire!".
+      ? { title: ownActionLabel(ctx.ruleset, ctx.action, localize) ?? t("FIREFIGHT.ui.dialog.title", "Fire!"), icon: "fa-solid fa-crosshairs" }
       : { title: actionLabel(ctx.ruleset, ctx.action, localize), icon: "fa-solid fa-person-rifle" },
     classes: ["firefight-dialog", "firefight-action-dialog"],
     position: { width: ctx.isDefault ? 760 : 460 },

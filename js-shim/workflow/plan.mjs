@@ -118,14 +118,22 @@ export function shapeParticipant(entry, itemSchema, stats = {}) {
 }
 
 /**
- * The label of an action: FIREFIGHT.ui.actions.<ruleset>.<action> (the built-ins'), else
- * FIREFIGHT.<ruleset>.action.<action> (a plugin's own lang files), else the name humanised.
+ * The label an action's ruleset gives it: FIREFIGHT.ui.actions.<ruleset>.<action> (the
+ * built-ins'), else FIREFIGHT.<ruleset>.action.<action> (a plugin's own lang files); null when
+ * neither is there.
  */
-export function actionLabel(ruleset, action, localize = (k) => k) {
+export function ownActionLabel(ruleset, action, localize = (k) => k) {
   for (const key of [`FIREFIGHT.ui.actions.${ruleset}.${action}`, `FIREFIGHT.${ruleset}.action.${action}`]) {
     const text = localize(key);
     if (text && text !== key) return text;
   }
+  return null;
+}
+
+/** The label of an action: its own (`ownActionLabel`), else the name humanised. */
+export function actionLabel(ruleset, action, localize = (k) => k) {
+  const own = ownActionLabel(ruleset, action, localize);
+  if (own) return own;
   const s = String(action).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

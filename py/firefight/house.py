@@ -24,6 +24,7 @@ import types
 from typing import Annotated, Any, ClassVar, Literal, Union, cast, get_args, get_origin
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     Field,
     SerializerFunctionWrapHandler,
@@ -294,16 +295,24 @@ def _labelled(info: Any, key: str) -> Any:
     return made
 
 
+def _held_once(ids: list[str]) -> list[str]:
+    if len(set(ids)) != len(ids):
+        raise ValueError("each condition at most once")
+    return ids
+
+
 def _conditions_field(ruleset_id: str) -> dict[str, Any]:
+    """The actor-data field of the conditions declared for a ruleset: a set of their ids
+    (``uniqueItems``: the sheet draws a checkbox per condition, labelled by its ``label_key``)."""
     ids = tuple(conditions(ruleset_id))
     if not ids:
         return {}
     keys = [c.label_key for c in conditions(ruleset_id).values()]
     kind = Literal[ids]  # type: ignore[valid-type]
-    return {CONDITIONS_FIELD: (list[Annotated[kind, Field(json_schema_extra={
-        "x-enum-label-keys": keys})]], Field(
+    return {CONDITIONS_FIELD: (Annotated[list[Annotated[kind, Field(json_schema_extra={
+        "x-enum-label-keys": keys})]], AfterValidator(_held_once)], Field(
             default_factory=list, max_length=CONDITIONS_MAX,
-            json_schema_extra={"x-label-key": "FIREFIGHT.condition.field"}))}
+            json_schema_extra={"x-label-key": "FIREFIGHT.condition.field", "uniqueItems": True}))}
 
 
 def added_fields(ruleset_id: str, kind: str) -> dict[str, Any]:

@@ -362,6 +362,8 @@ def test_a_duel_shot_shows_its_options_odds_and_english_card(plugins: PluginTabl
     page.click("#shoot-button")
     page.locator(SHOT_DIALOG).wait_for()
     dialog = page.locator("dialog.application")
+    # Titled by the default action's own label (its lang file's action.attack), not "Fire!".
+    assert dialog.locator(".window-title").inner_text() == "Attack"
     # The duel's own options, labelled from its lang file, and its exact odds.
     assert dialog.get_by_label("Aim (+2)").count() == 1
     assert dialog.get_by_label("Target's cover").count() == 1
@@ -397,6 +399,7 @@ def test_in_german_the_duel_card_is_german_and_its_damage_applies(plugins: Plugi
     gm.click("#shoot-button")
     gm.locator(SHOT_DIALOG).wait_for()
     dialog = gm.locator("dialog.application")
+    assert dialog.locator(".window-title").inner_text() == "Angriff"
     assert dialog.get_by_label("Zielen (+2)").count() == 1
     _odds(gm)
     gm.evaluate(SCRIPTED_DICE_JS)  # a sure hit (d20 high), the least damage (1)
@@ -446,6 +449,60 @@ def test_the_laser_sight_changes_the_odds_and_shows_on_the_card(plugins: PluginT
     assert row.locator(".ff-mod-source").inner_text().strip() == "Laser Sight house rule"
     request = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request")
     assert request["house"]["laser_sight"]["options"]["fitted"] is True
+    assert plugins.errors == []
+
+
+SOE_JS = "(n) => game.actors.getName(n).flags.firefight?.soe ?? null"
+
+
+def test_a_condition_ticked_on_the_sheet_is_in_the_next_shots_why(plugins: PluginTable) -> None:
+    """Issue 26 item 1: the conditions the world's house rules declare are checkboxes on the
+    sheet's Firefight tab, labelled by their lang keys and saved on change; the sheet's summary
+    lists them, and the next shot's "Why" counts them (the laser sight's "dazzled": -2 to hit)."""
+    page = plugins.gm
+    _engine_ready(page)
+    assert page.evaluate(RULESET_JS) == "soe"  # the laser sight's test chose it
+    sheet = open_sheet_from_directory(page, RIFLEMAN)
+    tab = sheet.locator(".firefight-sheet")
+    conditions = tab.locator("fieldset.ff-set", has_text="Conditions")
+    assert conditions.locator('input[type="checkbox"]').count() == 1
+    assert tab.locator('input[name^="json."]').count() == 0  # no JSON text to type
+    assert conditions.get_by_label("Dazzled").is_checked() is False
+    conditions.get_by_label("Dazzled").click()  # a change saves
+    held = f"() => ({SOE_JS})({json.dumps(RIFLEMAN)})?.conditions?.[0] === 'dazzled'"
+    page.wait_for_function(held, timeout=30000)
+    # Drawn again from the actor's data: ticked, and in the summary under "Conditions".
+    tab = sheet.locator(".firefight-sheet")
+    tab.locator(".ff-sheet-conditions", has_text="Dazzled").wait_for()
+    assert tab.locator("fieldset.ff-set").get_by_label("Dazzled").is_checked()
+    _close(sheet)
+    _aim(page, RIFLEMAN, RHINO)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+    _odds(page)
+    row = page.locator("dialog.application .ff-modifiers tbody tr", has_text="Dazzled")
+    assert row.count() == 1
+    assert row.locator("td.ff-num").text_content().strip() in ("−2", "-2")
+    page.locator('dialog.application button[data-action="cancel"]').click()
+    # Unticked, it is gone from the actor's data.
+    sheet = open_sheet_from_directory(page, RIFLEMAN)
+    sheet.locator(".firefight-sheet fieldset.ff-set").get_by_label("Dazzled").click()
+    page.wait_for_function(f"() => ({SOE_JS})({json.dumps(RIFLEMAN)})?.conditions?.length === 0",
+                           timeout=30000)
+    _close(sheet)
+    # In German: the same checkbox, labelled from the rule's lang/de.json; then English again.
+    for lang in ("de", "en"):
+        with page.expect_navigation():
+            page.select_option("#lang-select", lang)
+        page.wait_for_function(f"() => game.ready === true && game.i18n.lang === '{lang}'",
+                               timeout=30000)
+        _engine_ready(page)
+        if lang == "de":
+            sheet = open_sheet_from_directory(page, RIFLEMAN)
+            conditions = sheet.locator(".firefight-sheet fieldset.ff-set")
+            assert conditions.locator("legend").inner_text() == "Zustände"
+            assert conditions.get_by_label("Geblendet").is_checked() is False
+            _close(sheet)
     assert plugins.errors == []
 
 

@@ -378,6 +378,32 @@ def test_the_tutorials_code_is_the_examples_code() -> None:
         (ROOT / "tools" / "build_examples.py").read_text(encoding="utf-8")
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="pip and a shell: CPython only")
+def test_the_tutorials_build_commands_run_as_written(tmp_path: Path) -> None:
+    """docs/extending.md step 7's shell block, run as a reader pastes it (issue 26: a bare
+    ``python`` folder was read by pip as a requirement's name): in a copy of Duel's module
+    folder, ``python`` this interpreter, ``/tmp/duel-site`` a temporary folder."""
+    blocks = [code for lang, code in _code_blocks(TUTORIAL.read_text(encoding="utf-8"))
+              if lang == "sh" and "pip wheel" in code]
+    assert len(blocks) == 1, blocks
+    block = blocks[0]
+    assert block.startswith("cd examples/firefight-duel\n"), block
+    folder = tmp_path / "examples" / "firefight-duel"
+    shutil.copytree(EXAMPLES / "firefight-duel" / "python", folder / "python",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    site = tmp_path / "duel-site"
+    pasted = block.replace("/tmp/duel-site", str(site))  # noqa: S108 - the doc's own path
+    script = re.sub(r"(^|\s)python -m ", lambda m: f"{m[1]}{sys.executable} -m ", pasted,
+                    flags=re.MULTILINE)
+    run = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=600, check=False)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out[-4000:]
+    assert (folder / "wheels" / "firefight_duel-0.1.0-py3-none-any.whl").is_file()
+    assert (site / "firefight_duel" / "__init__.py").is_file()
+    assert re.search(r"\d+ passed", out), out[-2000:]
+
+
 # --- CPython: install the wheels and run the installed tests in a child ---------------------------
 
 @pytest.mark.skipif(INSTALLED or sys.platform == "emscripten",

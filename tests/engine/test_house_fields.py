@@ -155,6 +155,9 @@ def test_the_item_and_sheet_tabs_get_the_fields(bipod: None) -> None:
     # (in Pyodide the example laser sight adds its own)
     assert {"pinned", "braced", "ducked"} <= set(conditions["items"]["enum"])
     assert {"pinned", "braced", "ducked"} <= {c["id"] for c in soe["conditions"]}
+    # a set of ids: the sheet draws a checkbox per condition (js-shim/documents/list-field.mjs)
+    assert conditions["uniqueItems"] is True
+    assert conditions["x-label-key"] == "FIREFIGHT.condition.field"
     schema = firefight.schema("soe")  # the dialogs shape a request's weapon and sides by it
     weapon = schema["request"]["$defs"]["SoeWeapon"]["properties"]
     assert weapon["bipod"]["x-label-key"] == "FIREFIGHT.test_bipod.item.bipod.label"
@@ -193,6 +196,12 @@ def test_a_condition_adds_its_modifiers_to_the_odds_and_the_card(bipod: None) ->
 def test_an_undeclared_condition_is_refused_by_name(bipod: None) -> None:
     error = firefight.odds(shot(attacker__stats__conditions=["asleep"]))["error"]
     assert error["fields"][0]["field"] == "attacker.stats.conditions[0]"
+
+
+def test_a_condition_held_twice_is_refused_by_name(bipod: None) -> None:
+    error = firefight.odds(shot(attacker__stats__conditions=["pinned", "pinned"]))["error"]
+    assert error["fields"][0]["field"] == "attacker.stats.conditions"
+    assert "at most once" in error["fields"][0]["reason"]
 
 
 def test_an_apply_condition_ends_with_the_result_that_used_it(bipod: None) -> None:

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionVariant, planRequest, shapeParticipant, actionLabel } from "../../js-shim/workflow/plan.mjs";
+import { actionVariant, planRequest, shapeParticipant, actionLabel, ownActionLabel } from "../../js-shim/workflow/plan.mjs";
 import { publicRollData } from "../../js-shim/workflow/card.mjs";
 import { tableTexts } from "../../js-shim/world/tables.mjs";
 import { bearingDeg, normalizeDeg, deviatedPoint, metresBetween, pixelsPerMetre, inCircle } from "../../js-shim/core/geometry.mjs";
@@ -95,6 +95,9 @@ test("actionLabel: the lang key under FIREFIGHT.ui.actions, else the action huma
   assert.equal(actionLabel("soe", "will_check", (k) => (k === "FIREFIGHT.ui.actions.soe.will_check" ? "Willenswurf" : k)), "Willenswurf");
   // a plugin's label in its own namespace (its lang files), issue 26
   assert.equal(actionLabel("duel", "brawl", (k) => (k === "FIREFIGHT.duel.action.brawl" ? "Rauferei" : k)), "Rauferei");
+  // The Shoot dialog's title: the default action's own label, or none (then "Fire!")
+  assert.equal(ownActionLabel("duel", "attack", (k) => (k === "FIREFIGHT.duel.action.attack" ? "Angriff" : k)), "Angriff");
+  assert.equal(ownActionLabel("soe", "attack"), null);
 });
 
 test("bearingDeg: Foundry rotation 0 faces south, clockwise; the angle to the target", () => {

@@ -58,3 +58,27 @@ test("a list is a row per entry with labelled remove buttons and an add button",
   assert.ok(html.includes('value="&lt;b&gt;&quot;9mm&quot;&lt;/b&gt;" maxlength="100"'));
   assert.ok(!html.includes('name="opt.'), "row inputs are read by row, not by name");
 });
+
+// An actor's conditions as the engine declares them (py/firefight/house.py _conditions_field): a
+// set of ids, `uniqueItems`; one declared condition is a `const`, as pydantic writes a one-value Literal.
+const conditionSchema = (items) => ({ properties: { conditions: { type: "array", uniqueItems: true,
+  maxItems: 20, "x-label-key": "K.conditions", items } } });
+const condDict = { "K.conditions": "Conditions", "K.dazzled": "Dazzled", "K.pinned": "Pinned" };
+const condLocalize = (k) => condDict[k] ?? k;
+
+test("a set of choices (an actor's conditions) is a checkbox per choice, labelled by its key", () => {
+  for (const items of [
+    { type: "string", const: "dazzled", "x-enum-label-keys": ["K.dazzled"] },
+    { type: "string", enum: ["dazzled", "pinned"], "x-enum-label-keys": ["K.dazzled", "K.pinned"] },
+  ]) {
+    const s = conditionSchema(items);
+    const [f] = extraFields(s, fieldsFromSchema(s, condLocalize), condLocalize);
+    assert.equal(f.kind, "set");
+    assert.equal(f.label, "Conditions");
+    const html = extraFieldsHTML([f], { conditions: ["dazzled"] });
+    assert.equal((html.match(/type="checkbox"/g) ?? []).length, f.choices.length);
+    assert.match(html, /data-set-value="dazzled" checked> Dazzled<\/label>/);
+    if (f.choices.length > 1) assert.match(html, /data-set-value="pinned"> Pinned<\/label>/);
+    assert.ok(!html.includes('name="json.'), "no JSON text to type");
+  }
+});

@@ -2,7 +2,11 @@
 checked exactly. Run them with the wheel installed: ``python -m pytest tests``."""
 
 import itertools
+import json
+import re
 from fractions import Fraction
+from importlib import resources
+from typing import Any
 
 import firefight
 
@@ -87,3 +91,33 @@ def test_the_balance_labs_fast_path_is_the_resolver_face_by_face() -> None:
             result = firefight.resolve(ATTACK, dice=[roll, damage])
             assert dict(outcome) == {k: result["outcome"][k] for k, _ in outcome}
             assert [k for k, _ in effects] == [e["kind"] for e in result["effects"]]
+
+
+def flat(node: Any, prefix: str = "") -> dict[str, Any]:
+    """A lang file's strings by their whole keys: {"FIREFIGHT": {"duel": {"name": ...}}} ->
+    {"FIREFIGHT.duel.name": ...}."""
+    if not isinstance(node, dict):
+        return {prefix: node}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        out.update(flat(value, f"{prefix}.{key}" if prefix else key))
+    return out
+
+
+def placeholders(text: str) -> set[str]:
+    """The parameters a string uses: ``{name}``, and ``n`` of a count's ``{n:one|other}``."""
+    return set(re.findall(r"\{(\w+)(?::[^{}]*)?\}", text))
+
+
+def test_every_language_has_every_key_with_the_same_placeholders() -> None:
+    """Each lang file of the package (lang/<code>.json) has English's keys, no more, and each
+    string uses the same parameters as its English one."""
+    folder = resources.files("firefight_duel") / "lang"
+    langs = {f.name.removesuffix(".json"): flat(json.loads(f.read_text(encoding="utf-8")))
+             for f in folder.iterdir() if f.name.endswith(".json")}
+    english = langs.pop("en")
+    assert langs, "a language besides English"
+    for code, strings in langs.items():
+        assert set(strings) == set(english), (code, sorted(set(strings) ^ set(english)))
+        for key, text in english.items():
+            assert placeholders(strings[key]) == placeholders(text), (code, key, strings[key])

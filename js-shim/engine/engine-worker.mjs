@@ -12,9 +12,9 @@
 //   out: {id, reply}            reply: {"ok": true, "value": {"url", "loaded": bool, "error"}}
 //        {type: "stage", stage}   how far the boot is: "python", "packages", "engine" (the
 //                                 client shows it: js-shim/engine/boot-status.mjs)
-//        {type: "ready", version, pyodide, bootMs, stages, snapshot, wheelErrors: [{url, error}]}
+//        {type: "ready", version, pyodide, bootMs, stages, snapshot, wheelErrors: [{url, error, status?}]}
 //                                                     once, when Python is ready (wheelErrors:
-//                                                     the plugin wheels that failed to load;
+//                                                     the plugin wheels that failed to load, status: a missing one's HTTP status;
 //                                                     stages: ms per stage; snapshot: "restored",
 //                                                     "made" or "none", see the memory snapshot
 //                                                     below)
@@ -294,12 +294,31 @@ async function loadWheels(urls, served = urls) {
         failures.push({ url, error: `requires ${unmet.join(", ")}` });
       }
     } catch (err) {
-      failures.push({ url, error: installError(err) });
+      // A wheel the server does not have reaches micropip as a page of its own ("File is not a
+      // zip file"): said as what it is, with the HTTP status (issue 26 item 3).
+      const status = await missingStatus(url);
+      failures.push(status ? { url, status, error: wheelMissingText(url, status) } : { url, error: installError(err) });
     } finally {
       for (const list of lists) list.destroy();
     }
   }
   return failures;
+}
+
+/** The HTTP status of a wheel URL the server does not answer with the file, else null. */
+async function missingStatus(url) {
+  try {
+    const response = await fetch(url, { cache: "no-cache" });
+    response.body?.cancel?.().catch?.(() => {});
+    return response.ok ? null : response.status;
+  } catch {
+    return null; // unreachable: micropip's own error says it
+  }
+}
+
+/** Pure: a wheel the server answered `status` for, said plainly. */
+export function wheelMissingText(url, status) {
+  return `wheel ${url} ${status === 404 || status === 410 ? "not found" : "could not be fetched"} (HTTP ${status})`;
 }
 
 async function answerLoadWheel({ id, url }) {

@@ -575,14 +575,23 @@ def test_plugin_wheels_are_installed_with_their_requirements_or_refused_naming_t
                 else (foreign.append(route.request.url), route.abort())))
             page = context.new_page()
             page.goto(base + "/plugins")
+            # And one its module names wrongly (issue 26 item 3: "File is not a zip file").
+            gone = base + f"{PREFIX}{PLUGINS}/ff_gone-0.1.0-py3-none-any.whl"
+            (folder / gone.rsplit("/", 1)[-1]).unlink(missing_ok=True)
             urls = [base + u for u in (needs_lib, lib, needs_absent, needs_newer, needs_lib2)]
+            urls.append(gone)
             page.evaluate("(urls) => worker.postMessage({type: 'wheels', urls})", urls)
             page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=300000)
             ready = next(e for e in page.evaluate("events") if e.get("type") == "ready")
             errors = {e["url"].rsplit("/", 1)[-1]: e["error"] for e in ready["wheelErrors"]}
             assert set(errors) == {"ff_needs_absent-0.1.0-py3-none-any.whl",
                                    "ff_needs_newer-0.1.0-py3-none-any.whl",
-                                   "ff_needs_lib_two-0.1.0-py3-none-any.whl"}, errors
+                                   "ff_needs_lib_two-0.1.0-py3-none-any.whl",
+                                   "ff_gone-0.1.0-py3-none-any.whl"}, errors
+            assert errors["ff_gone-0.1.0-py3-none-any.whl"] == (
+                f"wheel {gone} not found (HTTP 404)"), errors
+            assert [e.get("status") for e in ready["wheelErrors"]
+                    if e["url"] == gone] == [404], ready["wheelErrors"]
             assert "fflib>=2" in errors["ff_needs_lib_two-0.1.0-py3-none-any.whl"], errors
             assert "nowhere-lib" in errors["ff_needs_absent-0.1.0-py3-none-any.whl"], errors
             assert "firefight>=99" in errors["ff_needs_newer-0.1.0-py3-none-any.whl"], errors

@@ -471,6 +471,20 @@ assert _ff_v({"type": "int"}).validate_python("7") == 7
 del _ff_v
 `;
 
+// Before the snapshot: no file left open in it. The entry-point scan (registry.discover) reads
+// the standard library's zip through importlib.metadata, whose path cache keeps that ZipFile
+// open; restored, its descriptor is not in the new file system, and when the cache is cleared
+// (micropip does, installing a plugin wheel) closing it logged "Exception ignored ...
+// ZipFile.__del__ ... Bad file descriptor" (issue 26 item 4). The cache cleared and the zip
+// closed here; then Python's cyclic GC off (snapshot-link.mjs).
+const BEFORE_SNAPSHOT_PY = `
+import gc as _ff_gc, importlib.metadata as _ff_md
+_ff_md.MetadataPathFinder.invalidate_caches()
+_ff_gc.collect()
+_ff_gc.disable()
+del _ff_gc, _ff_md
+`;
+
 /**
  * Pyodide with the engine's packages in site-packages: restored from `snapshot` ({parts},
  * js-shim/engine/snapshot-store.mjs) when given (throws if it does not restore, or is not the runtime
@@ -559,7 +573,7 @@ async function importEngine(key, table, site) {
     try {
       const link = linkState(pyodide, table);
       const files = await site; // inflated by now: its files are written
-      pyodide.runPython('__import__("gc").disable()');
+      pyodide.runPython(BEFORE_SNAPSHOT_PY);
       try {
         newSnapshot = { key, snapshot: pyodide.makeMemorySnapshot(), link, site: files };
       } finally {

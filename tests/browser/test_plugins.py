@@ -479,7 +479,17 @@ def test_duels_dice_pool_from_the_actions_menu(plugins: PluginTable) -> None:
     die = card.locator(".ff-die")
     assert die.get_attribute("data-formula") == "7d6"  # two, and the rifleman's skill 5
     assert card.locator(".ff-die-total").count() == 0  # a pool's faces are counted, not summed
-    assert re.search(r"\d+ success(es)?", card.locator(".ff-step-outcome").inner_text())
+    said = re.search(r"(\d+) success(es)?", card.locator(".ff-step-outcome").inner_text())
+    assert said
+    # The message's own roll (what Foundry and Dice So Nice show) totals the successes too, never
+    # the faces' sum (issue 26 item 5), opened as a person does.
+    rolls = card.locator(".message-rolls")
+    rolls.locator("summary").click()
+    roll = rolls.locator("li.roll")
+    assert roll.count() == 1
+    faces = [int(f) for f in roll.locator(".faces .die").all_inner_texts()]
+    assert len(faces) == 7
+    assert roll.locator(".total").inner_text() == said.group(1), (faces, said.group(0))
     assert plugins.errors == []
 
 

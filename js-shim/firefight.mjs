@@ -12,7 +12,7 @@ import { Applier } from "./documents/apply.mjs";
 import { registerCoreSettings, rulesetSettings } from "./world/settings.mjs";
 import {
   registerCatalogSettings, mergeCachedStrings, applyCatalog, catalog, catalogReady, catalogLanguage,
-  pluginWheels, reportPlugin, tableFeatures, currentRuleset, keepWheel, keptWheels, rememberedWheels,
+  pluginWheels, reportPlugin, wheelFailure, tableFeatures, currentRuleset, keepWheel, keptWheels, rememberedWheels,
   missingRulesetText, catalogFromEngine,
 } from "./world/catalog.mjs";
 import { onRenderActorSheet, openFirefightSheet } from "./documents/sheet.mjs";
@@ -38,9 +38,8 @@ async function loadCatalog(op) {
 }
 
 /** A wheel that failed to load, reported naming its module and file. */
-function reportWheel({ url, error }) {
-  const file = String(url).split("/").pop();
-  reportPlugin({ name: wheelModule.has(url) ? `${wheelModule.get(url)} (${file})` : file, error });
+function reportWheel(failure) {
+  reportPlugin(wheelFailure(failure, wheelModule.get(failure?.url), MODULES_BASE));
 }
 
 // api.engine.loadWheel(url): the wheel in this engine and every restarted one, then `rescan`:

@@ -63,9 +63,35 @@ export function rollDataFromDice(record, say = purposeText) {
   };
 }
 
-/** All dice of a result -> Roll data list. */
+// A pool step's count of successes (docs/extending.md, "A dice pool": `numbers.successes`).
+const POOL_COUNT = "successes";
+
+/**
+ * Pure: the dice a pool step counts (a step of `kind` "pool": its faces are counted, never
+ * summed) -> the count its Roll shows as its total, as Foundry's success-counting rolls do: the
+ * step's count when the step has one dice record (`rec.roll(6, count=n)`), else null.
+ */
+export function poolTotals(result) {
+  const out = new Map();
+  for (const step of result?.steps ?? []) {
+    if (step?.kind !== "pool" || !Array.isArray(step.dice)) continue;
+    const count = step.numbers?.[POOL_COUNT];
+    for (const i of step.dice) out.set(i, step.dice.length === 1 && Number.isInteger(count) ? count : null);
+  }
+  return out;
+}
+
+/** All dice of a result -> Roll data list; a pool's roll totals its successes, not its faces. */
 export function rollDataFromResult(result, say = purposeText) {
-  return (result?.dice ?? []).map((record) => rollDataFromDice(record, say));
+  const pools = poolTotals(result);
+  return (result?.dice ?? []).map((record, i) => {
+    const data = rollDataFromDice(record, say);
+    if (pools.has(i)) {
+      data.total = pools.get(i);
+      data.options.firefight.pool = true;
+    }
+    return data;
+  });
 }
 
 /** The faces a Roll (or its JSON) carries, flattened in order. */

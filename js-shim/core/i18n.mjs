@@ -73,6 +73,19 @@ export function fieldErrorsText(err, labelOf = () => "") {
   }).join("; ");
 }
 
+/**
+ * An error as a dialog's one line: a rule's refusal (a field the rule worded, its `key`: the
+ * engine's `rule_error`) says its own message and then the fields at fault by their labels
+ * ("Rifle reaches only 15 m: Range — at most 15 m"); a validation error, whose message only
+ * counts the fields, says the fields alone; an error without fields, its message.
+ */
+export function refusalText(err, labelOf = () => "") {
+  const fields = fieldErrorsText(err, labelOf);
+  if (!fields) return errorText(err);
+  if (!(err?.fields ?? []).some((f) => f.key)) return fields;
+  return t("FIREFIGHT.error.refusal", "{message}: {fields}", { message: errorText(err), fields });
+}
+
 /** An engine error as the client's language says it (its `key`, else its English message). */
 export function errorText(err) {
   const { key, params } = err?.key ? err : err?.error ?? {}; // an EngineError keeps the reply in .error

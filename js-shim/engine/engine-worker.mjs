@@ -12,9 +12,9 @@
 //   out: {id, reply}            reply: {"ok": true, "value": {"url", "loaded": bool, "error"}}
 //        {type: "stage", stage}   how far the boot is: "python", "packages", "engine" (the
 //                                 client shows it: js-shim/engine/boot-status.mjs)
-//        {type: "ready", version, pyodide, bootMs, stages, snapshot, wheelErrors: [{url, error}]}
+//        {type: "ready", version, pyodide, bootMs, stages, snapshot, wheelErrors: [{url, error, status?}]}
 //                                                     once, when Python is ready (wheelErrors:
-//                                                     the plugin wheels that failed to load;
+//                                                     the plugin wheels that failed to load, status: a missing one's HTTP status;
 //                                                     stages: ms per stage; snapshot: "restored",
 //                                                     "made" or "none", see the memory snapshot
 //                                                     below)
@@ -294,12 +294,31 @@ async function loadWheels(urls, served = urls) {
         failures.push({ url, error: `requires ${unmet.join(", ")}` });
       }
     } catch (err) {
-      failures.push({ url, error: installError(err) });
+      // A wheel the server does not have reaches micropip as a page of its own ("File is not a
+      // zip file"): said as what it is, with the HTTP status (issue 26 item 3).
+      const status = await missingStatus(url);
+      failures.push(status ? { url, status, error: wheelMissingText(url, status) } : { url, error: installError(err) });
     } finally {
       for (const list of lists) list.destroy();
     }
   }
   return failures;
+}
+
+/** The HTTP status of a wheel URL the server does not answer with the file, else null. */
+async function missingStatus(url) {
+  try {
+    const response = await fetch(url, { cache: "no-cache" });
+    response.body?.cancel?.().catch?.(() => {});
+    return response.ok ? null : response.status;
+  } catch {
+    return null; // unreachable: micropip's own error says it
+  }
+}
+
+/** Pure: a wheel the server answered `status` for, said plainly. */
+export function wheelMissingText(url, status) {
+  return `wheel ${url} ${status === 404 || status === 410 ? "not found" : "could not be fetched"} (HTTP ${status})`;
 }
 
 async function answerLoadWheel({ id, url }) {
@@ -452,6 +471,20 @@ assert _ff_v({"type": "int"}).validate_python("7") == 7
 del _ff_v
 `;
 
+// Before the snapshot: no file left open in it. The entry-point scan (registry.discover) reads
+// the standard library's zip through importlib.metadata, whose path cache keeps that ZipFile
+// open; restored, its descriptor is not in the new file system, and when the cache is cleared
+// (micropip does, installing a plugin wheel) closing it logged "Exception ignored ...
+// ZipFile.__del__ ... Bad file descriptor" (issue 26 item 4). The cache cleared and the zip
+// closed here; then Python's cyclic GC off (snapshot-link.mjs).
+const BEFORE_SNAPSHOT_PY = `
+import gc as _ff_gc, importlib.metadata as _ff_md
+_ff_md.MetadataPathFinder.invalidate_caches()
+_ff_gc.collect()
+_ff_gc.disable()
+del _ff_gc, _ff_md
+`;
+
 /**
  * Pyodide with the engine's packages in site-packages: restored from `snapshot` ({parts},
  * js-shim/engine/snapshot-store.mjs) when given (throws if it does not restore, or is not the runtime
@@ -540,7 +573,7 @@ async function importEngine(key, table, site) {
     try {
       const link = linkState(pyodide, table);
       const files = await site; // inflated by now: its files are written
-      pyodide.runPython('__import__("gc").disable()');
+      pyodide.runPython(BEFORE_SNAPSHOT_PY);
       try {
         newSnapshot = { key, snapshot: pyodide.makeMemorySnapshot(), link, site: files };
       } finally {

@@ -4,7 +4,7 @@
 // the default action) goes through only when the request would be accepted; otherwise the dialog
 // stays open and names the field at fault.
 import { renderFields, readForm, escapeHTML } from "../core/form.mjs";
-import { t, numberText, fieldErrorsText, errorText } from "../core/i18n.mjs";
+import { t, numberText, refusalText, errorText } from "../core/i18n.mjs";
 import { houseSectionHTML } from "../world/house.mjs";
 import { wireAmmo, roundsOf } from "../documents/ammo.mjs";
 import { placeButton, placeFitsWeapon } from "../canvas/template.mjs";
@@ -109,18 +109,20 @@ export async function actionDialog(engine, ctx, { odds, requestNow, validate, ma
       // The chosen weapon's magazine, with the rounds each odds reply says the action fires.
       let showAmmo = () => {};
       let facing = () => {};
+      let recheck = () => {};
       const refresh = odds ? liveOdds(form, async () => {
         const choice = read(form);
         const reply = await odds(choice);
         showAmmo(roundsOf(reply));
         facing(requestNow(choice), reply);
+        recheck(); // the odds took the request: a refusal shown from Roll may be gone
         return reply;
       }) : null;
       showAmmo = wireAmmo(form, () => read(form).weapon, () => refresh?.());
       wirePlaceButton(root, form, ctx, () => read(form).weapon);
       // Facing the target would change the chance: said, with the owner's button to turn.
       if (ctx.self && ctx.targets[0]) facing = offerToFace(engine, form, ctx.self, ctx.targets[0], () => refresh?.());
-      if (validate) checkBeforeRoll(root, form, () => validate(read(form)));
+      if (validate) recheck = checkBeforeRoll(root, form, () => validate(read(form)));
     },
     rejectClose: false,
   });
@@ -142,19 +144,24 @@ function wirePlaceButton(root, form, ctx, weapon) {
  * Roll (the dialog's default button, by click or Enter) goes through only when `check()` finds
  * nothing wrong; otherwise the dialog stays open, the message under the form and the fields at
  * fault marked and named by their labels, the first one focused (a mistake costs no retyping).
+ * Returns `recheck()`: while a refusal is shown, check again, and clear it once nothing is wrong
+ * (the dialog calls it when the odds take a changed request).
  */
 function checkBeforeRoll(root, form, check) {
   const go = root.querySelector('[data-action="go"], [data-action="fire"]');
   const box = root.querySelector("[data-firefight-dialog-error]");
-  if (!go || !box) return;
+  if (!go || !box) return () => {};
   let passed = false;
+  const clear = () => {
+    for (const el of form.querySelectorAll(".ff-invalid")) el.classList.remove("ff-invalid");
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  };
   go.addEventListener("click", async (ev) => {
     if (passed) return; // checked: on to the dialog's own handling
     ev.preventDefault();
     ev.stopImmediatePropagation();
     const err = await check();
-    for (const el of form.querySelectorAll(".ff-invalid")) el.classList.remove("ff-invalid");
-    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    clear();
     if (!err) {
       box.hidden = true;
       passed = true;
@@ -171,7 +178,7 @@ function checkBeforeRoll(root, form, check) {
     };
     const labelOf = (path) => groupOf(path)?.querySelector("label")?.textContent ?? "";
     const named = (err.fields ?? []).some((f) => f.reason || f.key); // the engine's: a reason per field
-    box.textContent = (named && fieldErrorsText(err, labelOf)) || errorText(err);
+    box.textContent = named ? refusalText(err, labelOf) : errorText(err);
     box.hidden = false;
     const groups = (err.fields ?? []).map((f) => groupOf(f.field)).filter(Boolean);
     for (const group of groups) {
@@ -180,4 +187,10 @@ function checkBeforeRoll(root, form, check) {
     }
     (groups[0]?.querySelector("input, select, textarea") ?? go).focus();
   }, { capture: true });
+  return async () => {
+    if (box.hidden) return;
+    if (await check()) return; // still refused: the line stays until Roll says it again
+    box.hidden = true;
+    clear();
+  };
 }

@@ -1,7 +1,7 @@
 // The odds box of an action's dialog: the headline chance, every outcome's chance and "Why" (the
 // modifiers by step), kept live as the form changes; and the offer to face the target.
 import { escapeHTML, oddsBreakdown, percentText } from "../core/form.mjs";
-import { t, fieldErrorsText, errorText } from "../core/i18n.mjs";
+import { t, refusalText } from "../core/i18n.mjs";
 import { currentRuleset } from "../world/catalog.mjs";
 import { cardLanguage } from "./roll.mjs";
 
@@ -101,7 +101,7 @@ export function showOdds(root, odds, err = null) {
     out.querySelector("[data-odds-value]").removeAttribute("title");
     // The fields at fault by the dialog's own labels, in the client's language.
     const labelOf = (path) => root.querySelector?.(`.form-group[data-field="${CSS.escape(path)}"] label`)?.textContent ?? "";
-    out.querySelector("[data-odds-detail]").textContent = fieldErrorsText(err, labelOf) || errorText(err);
+    out.querySelector("[data-odds-detail]").textContent = refusalText(err, labelOf);
     out.classList.add("error");
     if (outcomes) outcomes.innerHTML = "";
     if (why) why.innerHTML = "";

@@ -336,9 +336,26 @@ function mergeStrings(strings, overwrite) {
   foundry.utils.mergeObject(i18n.translations, strings, { inplace: true, overwrite, insertKeys: true, insertValues: true });
 }
 
+/**
+ * Pure: what a wheel that failed to load is reported as: a file the server does not have (the
+ * worker's `status`) by its module and its path there ("firefight-spotter: wheel
+ * wheels/x.whl not found (HTTP 404)"), else the plugin and its error. -> {name, error, text?}
+ */
+export function wheelFailure({ url, error, status }, module, modulesBase) {
+  const file = String(url).split("/").pop();
+  if (!status || !module) return { name: module ? `${module} (${file})` : file, error };
+  const folder = new URL(`${encodeURIComponent(module)}/`, modulesBase).href;
+  const path = String(url).startsWith(folder) ? decodeURIComponent(String(url).slice(folder.length)) : String(url);
+  const found = status === 404 || status === 410;
+  const text = found
+    ? t("FIREFIGHT.ui.plugins.wheelMissing", "{module}: wheel {path} not found (HTTP {status})", { module, path, status })
+    : t("FIREFIGHT.ui.plugins.wheelUnfetched", "{module}: wheel {path} could not be fetched (HTTP {status})", { module, path, status });
+  return { name: module, error, text };
+}
+
 /** Report a broken plugin once per page: the console, and the GM a notification naming it. */
-export function reportPlugin({ name, error }) {
-  const text = t("FIREFIGHT.ui.plugins.broken", "Firefight plugin {name} failed: {error}", { name, error });
+export function reportPlugin({ name, error, text: said = null }) {
+  const text = said ?? t("FIREFIGHT.ui.plugins.broken", "Firefight plugin {name} failed: {error}", { name, error });
   if (reported.has(text)) return;
   reported.add(text);
   console.error(`Firefight | ${text}`);

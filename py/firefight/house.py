@@ -65,7 +65,9 @@ class HouseRule:
 
     def before(self, request: Any, options: Any, settings: Any) -> Any:
         """The request to resolve, before the odds and the roll (both see what it returns:
-        ``request.model_copy(update=...)``; validated again by the action's model)."""
+        ``request.model_copy(update=...)``; validated again by the action's model). The result
+        records the request as asked, so re-resolving it runs this once again: it must depend
+        on the request, options and settings alone."""
         return request
 
     def after(self, request: Any, rec: Any, options: Any, settings: Any) -> None:

@@ -124,7 +124,13 @@ class Ruleset:
 
     def parse(self, data: dict[str, Any]) -> BaseModel:
         """Validate a request with its action's own model (the first action when none named);
-        errors name the request's own fields."""
+        errors name the request's own fields. The request the odds and the roll see: after
+        the house rules' ``before`` hooks."""
+        return house.before(self.id, self.parse_asked(data))
+
+    def parse_asked(self, data: dict[str, Any]) -> BaseModel:
+        """The request as asked, validated: before any house rule's ``before`` hook (what a
+        result records, so re-resolving it runs each hook once again: issue 26)."""
         act = self.action(data.get("action", self.actions[0].name))
         try:  # with the fields house rules add to its items and actors
             model = house.request_model(self.id, act.request, self.stats_model,
@@ -132,7 +138,7 @@ class Ruleset:
         except ValidationError as exc:
             raise validation_error(exc, self.id, ruleset=self.id) from None
         house.validate(self.id, act.name, getattr(model, "house", None) or {})
-        return house.before(self.id, model)  # the request the odds and the roll both see
+        return model
 
     def resolve(self, request: Any, roller: Roller) -> Resolution:
         """Resolve a validated request with dice from ``roller``; pure apart from the dice."""
@@ -167,7 +173,10 @@ class Ruleset:
         ``parsed``: the request's entry in the parse cache (``parse_cached``): its JSON keys
         the odds and the work done once per request (``Recorder.once``)."""
         act, rec = self.recorded(request, roller, None if parsed is None else parsed.key)
-        dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
+        if parsed is not None and parsed.asked is not None:  # a before hook changed it:
+            dumped = json_copy(parsed.asked)  # the result records the request as asked
+        else:
+            dumped = dump_request(request)  # pydantic's dump: quicker than copying a kept one
         odds = self.cached_odds(request, key=None if parsed is None else parsed.key
                                 ) if act.odds else {}
         shown = {k: odds[k] for k in act.shown_odds if k in odds}
@@ -277,7 +286,10 @@ def resolve_dict(ruleset: Ruleset, request: Any, roller: Roller,
     Resolution when the ruleset keeps the core's ``resolve`` (``Recorder.result``).
     ``parsed``: the request's entry in the parse cache, when it came from there."""
     if type(ruleset).resolve is not Ruleset.resolve:  # a plugin's own resolve: honour it
-        return ruleset.resolve(request, roller).model_dump(mode="json")
+        out: dict[str, Any] = ruleset.resolve(request, roller).model_dump(mode="json")
+        if parsed is not None and parsed.asked is not None:  # the request as asked, as below
+            out["request"] = json_copy(parsed.asked)
+        return out
     act, rec, dumped, shown = ruleset._run(request, roller, parsed)
     return rec.result(request, action=act.name, odds=shown, template=ruleset.card_template,
                       dumped=dumped)
@@ -346,6 +358,11 @@ class Parsed(NamedTuple):
     # model is a function of it), else ``model.model_dump_json()`` (issue 27: writing the JSON
     # was a twentieth of a new request's resolve, and the odds wrote it again).
     key: str | bytes
+    # The request as asked (``dump_request`` of ``Ruleset.parse_asked``) when a house rule's
+    # ``before`` hook changed it, else None. A result records it, never the hooked one: the
+    # GM's client re-resolves a message's request with its dice, and a hooked request would
+    # go through the hooks a second time (issue 26: a spotter's halved range halved again).
+    asked: dict[str, Any] | None = None
 
 
 _PARSE_CACHE: OrderedDict[bytes, Parsed] = OrderedDict()
@@ -364,13 +381,21 @@ def parse_cached(request: dict[str, Any]) -> Parsed:
             _PARSE_CACHE.move_to_end(key)
             return found
     ruleset = get(request.get("ruleset"))
-    model = ruleset.parse(request)
-    made = Parsed(ruleset, model, model.model_dump_json() if key is None else key)
+    asked = ruleset.parse_asked(request)
+    model = house.before(ruleset.id, asked)
+    made = Parsed(ruleset, model, model.model_dump_json() if key is None else key,
+                  None if model is asked else _changed(asked, model))
     if key is not None:
         _PARSE_CACHE[key] = made
         if len(_PARSE_CACHE) > PARSE_CACHE_SIZE:
             _PARSE_CACHE.popitem(last=False)
     return made
+
+
+def _changed(asked: BaseModel, model: BaseModel) -> dict[str, Any] | None:
+    """``asked`` dumped when the hooks made ``model`` another request, else None."""
+    dumped = dump_request(asked)
+    return None if dumped == dump_request(model) else dumped
 
 
 def clear_odds_cache(*_: object) -> None:

@@ -474,18 +474,24 @@ def test_a_refusal_and_an_item_error_read_in_german(german_table: Table) -> None
         "() => document.querySelector('[data-firefight-odds]')?.classList.contains('error')",
         timeout=60000)
     position = dialog.locator('.form-group[data-field="options.position"] label').inner_text()
-    assert detail.inner_text() == (
-        f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein")
+    # The rule's own message (issue 26 item 2: only the field's line was shown), then the field.
+    said = (f"Scharfschützenfeuer braucht eine liegende oder aufgelegte Stellung (soe 2.3): "
+            f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein")
+    assert detail.inner_text() == said
     # Fire with it: refused in the dialog, which stays open (one workflow: as every action's
     # dialog), the field at fault named by its label, in German.
     page.click('dialog.application button[data-action="fire"]')
     refusal = dialog.locator("[data-firefight-dialog-error]")
     refusal.wait_for(state="visible")
-    assert refusal.inner_text() == (
-        f"{position} — muss im Scharfschützenmodus liegend / aufgelegt sein")
+    assert refusal.inner_text() == said
     group = dialog.locator('.form-group[data-field="options.position"]')
     assert "ff-invalid" in (group.get_attribute("class") or "").split()
     assert _english_in(page.evaluate(WINDOW_TEXTS_JS, "dialog.application")) == []
+    # Prone: the shot is allowed again, and the refusal line and the mark go (they stayed).
+    dialog.locator('select[name="opt.options.position"]').select_option(
+        label="Liegend / im Graben / aufgelegt")
+    refusal.wait_for(state="hidden", timeout=60000)
+    assert "ff-invalid" not in (group.get_attribute("class") or "").split()
     t.reset()
     # The weapon's Firefight tab: its sheet's Items tab, a double-click on the rifle.
     sheet = open_sheet_from_directory(page, "Rifleman Aldo Ferri")

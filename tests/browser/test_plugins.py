@@ -536,7 +536,17 @@ def test_duels_dice_pool_from_the_actions_menu(plugins: PluginTable) -> None:
     die = card.locator(".ff-die")
     assert die.get_attribute("data-formula") == "7d6"  # two, and the rifleman's skill 5
     assert card.locator(".ff-die-total").count() == 0  # a pool's faces are counted, not summed
-    assert re.search(r"\d+ success(es)?", card.locator(".ff-step-outcome").inner_text())
+    said = re.search(r"(\d+) success(es)?", card.locator(".ff-step-outcome").inner_text())
+    assert said
+    # The message's own roll (what Foundry and Dice So Nice show) totals the successes too, never
+    # the faces' sum (issue 26 item 5), opened as a person does.
+    rolls = card.locator(".message-rolls")
+    rolls.locator("summary").click()
+    roll = rolls.locator("li.roll")
+    assert roll.count() == 1
+    faces = [int(f) for f in roll.locator(".faces .die").all_inner_texts()]
+    assert len(faces) == 7
+    assert roll.locator(".total").inner_text() == said.group(1), (faces, said.group(0))
     assert plugins.errors == []
 
 
@@ -637,3 +647,103 @@ def test_the_tutorials_hooks_block_runs_at_the_table(duel_world: PluginTable) ->
         page.wait_for_timeout(100)
     assert f"{KARL} is dead" in logs, logs
     assert duel_world.errors == []
+
+
+# --- a house rule's before hook, fired and applied at the table (issue 26 item 1) -------------
+
+SCOPE_PY = '''"""A test house rule for soe: a scope halves the range counted (a before hook)."""
+from pydantic import Field
+
+from firefight import HouseRule
+from firefight.models import OptionLabels, Strict
+
+labels = OptionLabels("FIREFIGHT.test_scope")
+
+
+class ScopeOptions(Strict):
+    scope: bool = Field(default=False, json_schema_extra=labels.label("scope"))
+
+
+class Scope(HouseRule):
+    id = "test_scope"
+    ruleset = "soe"
+    label_key = "FIREFIGHT.test_scope.name"
+    options_model = ScopeOptions
+
+    def before(self, request, options, settings):
+        if not options.scope:
+            return request
+        return request.model_copy(update={"range": request.range.model_copy(
+            update={"value": request.range.value / 2})})
+
+
+RULE = Scope()
+'''
+SCOPE_STRINGS = {"FIREFIGHT": {"test_scope": {"name": "Scope", "opt": {
+    "scope": {"label": "A scope (range halved)"}}}}}
+
+
+def _scope_module(root: Path) -> Path:
+    """The module folder a house-rule author ships: module.json, lang, and the wheel (its
+    dist-info naming the rule in the ``firefight.house_rules`` entry-point group)."""
+    import base64
+    import hashlib
+    import zipfile
+
+    folder = _module(root, "ff-scope", _base(
+        "ff-scope", relationships={"requires": [{"id": "firefight", "type": "module"}]},
+        languages=[{"lang": "en", "name": "English", "path": "lang/en.json"}],
+        flags={"firefight": {"wheels": ["wheels/ff_scope-0.1.0-py3-none-any.whl"]}}),
+        {"lang/en.json": json.dumps(SCOPE_STRINGS)})
+    info = "ff_scope-0.1.0.dist-info"
+    files = {
+        "ff_scope/__init__.py": SCOPE_PY,
+        "ff_scope/lang/en.json": json.dumps(SCOPE_STRINGS),
+        f"{info}/METADATA": "Metadata-Version: 2.1\nName: ff-scope\nVersion: 0.1.0\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                         "Tag: py3-none-any\n",
+        f"{info}/entry_points.txt": "[firefight.house_rules]\ntest_scope = ff_scope:RULE\n",
+    }
+    record = []
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{path},sha256={digest.decode()},{len(text.encode())}")
+    files[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,"]) + "\n"
+    (folder / "wheels").mkdir()
+    with zipfile.ZipFile(folder / "wheels" / "ff_scope-0.1.0-py3-none-any.whl", "w") as zipped:
+        for path, text in files.items():
+            zipped.writestr(path, text)
+    return folder
+
+
+def test_a_shot_a_before_hook_changed_is_applied_by_the_gm(
+        serve: Callable[..., str], open_page: Callable[..., Any], tmp_path: Path) -> None:
+    """Issue 26 item 1: with a house rule whose ``before`` hook changed the request (a scope
+    halving the range), the GM's Apply was refused ("the result does not follow from the
+    message's dice"): the message's request had been through the hook, and the GM's check ran
+    it again. The GM ticks the scope, fires a sure hit and applies it, with the mouse."""
+    base = serve("--module", str(_scope_module(tmp_path)))
+    page, _, errors = open_page(f"{base}?modules=ff-scope")
+    page.wait_for_function("() => game.ready === true", timeout=30000)
+    _engine_ready(page)
+    _choose_ruleset(page, "Stars of Empire (experimental)", "soe")
+    _aim(page, RIFLEMAN, OFFICER)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+    _odds(page)
+    page.locator("dialog.application").get_by_label("A scope (range halved)").check()
+    _odds(page)
+    page.evaluate(SCRIPTED_DICE_JS)  # a sure hit (d20 high)
+    try:
+        card = _fire(page)
+    finally:
+        page.evaluate(REAL_DICE_JS)
+    result = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.result")
+    measured = page.evaluate("() => game.messages.contents.at(-1).flags.firefight.request")
+    assert result["request"]["house"]["test_scope"]["options"]["scope"] is True
+    assert [e for e in result["effects"] if e["target"] == "target"], result["effects"]
+    card.locator('[data-firefight-action="apply-effects"]').click()
+    card.locator('.ff-applied-state[data-state="applied"]').wait_for(timeout=30000)
+    # The message keeps the request as asked (the range measured), which the check resolves again.
+    assert result["request"]["range"] == measured["range"]
+    assert errors == []

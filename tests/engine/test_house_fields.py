@@ -249,7 +249,30 @@ def test_before_changes_the_request_the_odds_and_the_roll_see() -> None:
     finally:
         house.unregister_house_rule("test_scope")
     assert scoped == firefight.odds(shot(range__value=50))
-    assert result["request"]["range"]["value"] == 50
+    assert result["odds"]["exact"] == scoped["exact"]  # the odds of the request rolled
+    assert result["request"] == firefight.resolve(SHOT, seed=1)["request"]
+
+
+def faces(result: dict[str, Any]) -> list[int]:
+    return [face for die in result["dice"] for face in die["results"]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_result_of_a_before_hook_re_resolves_to_itself(seed: int) -> None:
+    """Issue 26: the GM's client re-resolves a message's request with its dice (relay/gm.mjs,
+    documents/apply.mjs ``_replays``); a stored request that had been through ``before`` went
+    through it again (the range halved twice) and Apply was refused. The result records the
+    request as asked, so the hook's change happens once, whoever resolves it."""
+    firefight.register_house_rule(HalfRange())
+    try:
+        result = firefight.resolve(shot(range__value=180), seed=seed)
+        again = firefight.resolve(copy.deepcopy(result["request"]), dice=faces(result))
+        scoped = firefight.odds(shot(range__value=180))
+    finally:
+        house.unregister_house_rule("test_scope")
+    assert result["request"]["range"]["value"] == 180  # as asked; the roll saw 90 m
+    assert again == result
+    assert scoped == firefight.odds(shot(range__value=90))
 
 
 def test_a_refusal_naming_an_items_field_gets_its_label() -> None:

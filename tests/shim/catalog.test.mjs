@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import {
   normalizeCatalog, cacheOf, rulesetChoices, catalogSettings, catalogMenus, houseRulesFor, brokenPlugins, pluginWheels,
   registerCatalogSettings, applyCatalog, currentRuleset, tableFeatures, statsSchema, houseRules, useCatalog,
-  mergeCachedStrings, PENDING_CHOICE, keptWheel, rememberedWheels, missingRulesetText, keepWheel, keptWheels,
+  mergeCachedStrings, PENDING_CHOICE, keptWheel, rememberedWheels, missingRulesetText, keepWheel, keptWheels, wheelFailure,
 } from "../../js-shim/world/catalog.mjs";
 import { houseFields, houseOptions, houseRequest, chosenHouseOptions, unknownHouseOption, houseSectionHTML } from "../../js-shim/world/house.mjs";
 import { rulesetSettings, houseSettings } from "../../js-shim/world/settings.mjs";
@@ -113,6 +113,18 @@ test("plugin wheels: each active module's flags.firefight.wheels under modules/<
   assert.match(problems[0].error, /leaves the module's folder/);
   assert.match(problems[1].error, /relative to the module's folder/);
   assert.match(problems[3].error, /\.whl/);
+});
+
+test("a plugin wheel the server does not have is said by its module and path, with the HTTP status", () => {
+  // Issue 26 item 3: a wrong path read "failed: zipfile.BadZipFile: File is not a zip file".
+  const base = "https://vtt.example/ff/modules/";
+  const url = `${base}firefight-spotter/wheels/firefight_spotter-0.2.0-py3-none-any.whl`;
+  assert.equal(wheelFailure({ url, status: 404, error: "gone" }, "firefight-spotter", base).text,
+    "firefight-spotter: wheel wheels/firefight_spotter-0.2.0-py3-none-any.whl not found (HTTP 404)");
+  assert.match(wheelFailure({ url, status: 500, error: "x" }, "firefight-spotter", base).text, /could not be fetched \(HTTP 500\)$/);
+  // Any other failure: the plugin and micropip's error, as before.
+  assert.deepEqual(wheelFailure({ url, error: "requires fflib>=2" }, "firefight-spotter", base),
+    { name: "firefight-spotter (firefight_spotter-0.2.0-py3-none-any.whl)", error: "requires fflib>=2" });
 });
 
 test("house rules in a dialog: fields named house.<id>.<field>, read back per rule, sent with the world's settings", () => {

@@ -48,6 +48,24 @@ test("rollDataFromResult keeps order; faces round-trip", () => {
   assert.deepEqual(rollDataFromResult({}), []);
 });
 
+test("a pool's roll totals its successes, never the sum of its faces", () => {
+  // Issue 26 item 5: the chat message's roll of a 5d6 pool said 16 (docs/extending.md: never the sum).
+  const result = {
+    dice: [{ formula: "1d20", faces: 20, results: [12], total: 12, purpose: "to hit" },
+      { formula: "5d6", faces: 6, results: [1, 5, 6, 2, 2], total: 16, purpose: "pool" }],
+    steps: [{ id: "to_hit", kind: "target_number", dice: [0] },
+      { id: "volley", kind: "pool", dice: [1], numbers: { successes: 2 } }],
+  };
+  const rolls = rollDataFromResult(result);
+  assert.equal(rolls[0].total, 12); // summed as before
+  assert.equal(rolls[1].total, 2);
+  assert.equal(rolls[1].options.firefight.pool, true);
+  assert.deepEqual(rolls.flatMap(facesOfRoll), [12, 1, 5, 6, 2, 2]); // the faces stay, for the GM's replay
+  // A pool split over two records, or without its count: no total rather than a sum.
+  const split = { ...result, steps: [{ id: "p", kind: "pool", dice: [0, 1], numbers: { successes: 3 } }] };
+  assert.deepEqual(rollDataFromResult(split).map((r) => r.total), [null, null]);
+});
+
 test("the sandbox's Roll.fromData reads the data back unchanged", async () => {
   const { Roll } = await import("../../sandbox/foundry/dice.mjs");
   const data = rollDataFromDice(exploding);

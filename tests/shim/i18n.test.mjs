@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fill, numberText, fieldErrorsText, errorText, t } from "../../js-shim/core/i18n.mjs";
+import { fill, numberText, fieldErrorsText, errorText, refusalText, t } from "../../js-shim/core/i18n.mjs";
 import { fieldsFromSchema, coerceValues } from "../../js-shim/core/form.mjs";
 
 // A Foundry-like game.i18n over a flat table (issue 16: the shim fills placeholders itself).
@@ -58,4 +58,28 @@ test("an optional choice offers no choice ('—'), so the sheet does not show th
   assert.deepEqual(field.choices.map((c) => c.label), ["—", "Unerfahren", "Elite"]);
   assert.deepEqual(coerceValues([field], { experience: "0" }), { experience: null });
   assert.deepEqual(coerceValues([field], { experience: "2" }), { experience: "elite" });
+});
+
+test("a rule's refusal says its own message, then the field; a validation error its fields alone", () => {
+  // Issue 26 item 2: a plugin's rule_error showed only "<label> — <reason>", never its message.
+  const refused = { code: "refused", message: "Rifle reaches only 15 m", key: "FIREFIGHT.volley.error.reach.message",
+    params: { name: "Rifle", reach: 15 },
+    fields: [{ field: "weapon.reach", reason: "at most 15 m", key: "FIREFIGHT.volley.error.reach.field", params: { reach: 15 } }] };
+  const invalid = { code: "invalid_request", message: "invalid soe request", key: "FIREFIGHT.error.invalid", params: { count: 1 },
+    fields: [{ field: "range.value", reason: "must be at least 0" }] };
+  const strings = {
+    "FIREFIGHT.volley.error.reach.message": "{name} reicht nur {reach} m weit",
+    "FIREFIGHT.volley.error.reach.field": "höchstens {reach} m",
+    "FIREFIGHT.error.field": "{field} — {reason}",
+    "FIREFIGHT.error.refusal": "{message}: {fields}",
+    "FIREFIGHT.error.invalid": "Ungültige Eingabe",
+  };
+  withStrings("de", strings, () => {
+    assert.equal(refusalText(refused, () => "Reichweite (m)"), "Rifle reicht nur 15 m weit: Reichweite (m) — höchstens 15 m");
+    assert.equal(refusalText(invalid, () => "Entfernung"), "Entfernung — must be at least 0");
+    assert.equal(refusalText({ message: "no fields" }), "no fields");
+  });
+  withStrings("en", {}, () => { // no strings at all: the engine's English
+    assert.equal(refusalText(refused, () => "Reach (m)"), "Rifle reaches only 15 m: Reach (m) — at most 15 m");
+  });
 });

@@ -247,6 +247,13 @@ def _aim(page: Any, shooter: str, target: str) -> None:
     page.locator(f'.token[data-name="{target}"]').click(button="right")
 
 
+def _shoot(page: Any, shooter: str, target: str) -> None:
+    """Aim (``_aim``), then Shoot: the Shoot dialog, open."""
+    _aim(page, shooter, target)
+    page.click("#shoot-button")
+    page.locator(SHOT_DIALOG).wait_for()
+
+
 def _fire(page: Any) -> Any:
     """Fire in the open dialog; the new chat card."""
     before = page.evaluate("() => game.messages.size")
@@ -358,9 +365,7 @@ def test_the_duel_sheet_fields_come_from_its_schema(plugins: PluginTable) -> Non
 def test_a_duel_shot_shows_its_options_odds_and_english_card(plugins: PluginTable) -> None:
     page = plugins.gm
     _engine_ready(page)
-    _aim(page, RIFLEMAN, OFFICER)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, RIFLEMAN, OFFICER)
     dialog = page.locator("dialog.application")
     # Titled by the default action's own label (its lang file's action.attack), not "Fire!".
     assert dialog.locator(".window-title").inner_text() == "Attack"
@@ -433,9 +438,7 @@ def test_the_laser_sight_changes_the_odds_and_shows_on_the_card(plugins: PluginT
         page.wait_for_function("() => game.ready === true", timeout=30000)
         _engine_ready(page)
     _choose_ruleset(page, "Stars of Empire (experimental)", "soe")
-    _aim(page, RIFLEMAN, RHINO)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, RIFLEMAN, RHINO)
     first = _odds(page)
     box = page.locator("dialog.application").get_by_label("Laser sight fitted (+2 to hit)")
     box.check()
@@ -476,9 +479,7 @@ def test_a_condition_ticked_on_the_sheet_is_in_the_next_shots_why(plugins: Plugi
     tab.locator(".ff-sheet-conditions", has_text="Dazzled").wait_for()
     assert tab.locator("fieldset.ff-set").get_by_label("Dazzled").is_checked()
     _close(sheet)
-    _aim(page, RIFLEMAN, RHINO)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, RIFLEMAN, RHINO)
     _odds(page)
     row = page.locator("dialog.application .ff-modifiers tbody tr", has_text="Dazzled")
     assert row.count() == 1
@@ -597,9 +598,7 @@ def test_a_plugins_own_pack_is_offered_and_its_duellists_fight(duel_world: Plugi
     onto the scene and one shoots the other with the Duel ruleset."""
     page = duel_world.gm
     _duellists_on_scene(page)
-    _aim(page, ANNA, KARL)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, ANNA, KARL)
     assert float(_odds(page).rstrip("%")) > 0
     card = _fire(page)
     assert "ruleset-duel" in (card.locator(".firefight-card").get_attribute("class") or "")
@@ -635,9 +634,7 @@ def test_the_tutorials_hooks_block_runs_at_the_table(duel_world: PluginTable) ->
     page.evaluate("""(n) => { const a = canvas.tokens.placeables.find((t) => t.name === n).actor;
         return a.update({'flags.firefight.duel.hp': 1}); }""", KARL)
     page.evaluate("() => { CONFIG.Dice.randomUniform = () => 0.999999; }")
-    _aim(page, ANNA, KARL)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, ANNA, KARL)
     assert not page.locator("dialog.application").get_by_label("Aim (+2)").is_checked()
     card = _fire(page)
     assert "Aiming" in card.inner_text()
@@ -727,9 +724,7 @@ def test_a_shot_a_before_hook_changed_is_applied_by_the_gm(
     page.wait_for_function("() => game.ready === true", timeout=30000)
     _engine_ready(page)
     _choose_ruleset(page, "Stars of Empire (experimental)", "soe")
-    _aim(page, RIFLEMAN, OFFICER)
-    page.click("#shoot-button")
-    page.locator(SHOT_DIALOG).wait_for()
+    _shoot(page, RIFLEMAN, OFFICER)
     _odds(page)
     page.locator("dialog.application").get_by_label("A scope (range halved)").check()
     _odds(page)

@@ -81,7 +81,8 @@ WATCH_JS = """() => {
   globalThis.__ffCards = [];
   document.addEventListener("click", (ev) => {
     const fire = 'dialog.application button[data-action="fire"]';
-    if (ev.target.closest?.(fire)) __ffClicks.push(performance.now());
+    // The person's click only: the dialog clicks Fire again once its check passed (untrusted).
+    if (ev.isTrusted && ev.target.closest?.(fire)) __ffClicks.push(performance.now());
   }, true);
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) {
@@ -282,16 +283,6 @@ def bench_memory_raw(browser: Any, base: str) -> float:
         context.close()
 
 
-# The engine worker as a table holds it: booted, its `hello` answered (the catalogs read from
-# data), idle long enough for its warm-up (engine-worker.mjs `warmUpWhenIdle`: the card module
-# and the world's ruleset, here the default one, imported); and for a first boot, its snapshot
-# stored. Or a bare Pyodide worker of the same runtime, booted with the engine's options
-# (BOOT_JS "raw").
-HELLO_JS = """() => new Promise((resolve) => {
-  const w = globalThis.__ffWorker;
-  w.addEventListener("message", (e) => { if (e.data?.id === 1) resolve(); });
-  w.postMessage({id: 1, message: JSON.stringify({op: "hello"})});
-})"""
 # Settled: Python's memory and the caches do not shrink after this.
 SETTLE_S = 3
 # The memory figures' workers: as BOOT_JS's, each wrapped in a module worker (from a Blob) that
@@ -301,7 +292,7 @@ SETTLE_S = 3
 GC_HOOK = ("const real = self.onmessage; self.onmessage = (e) => e.data?.bench === 'gc'"
            " ? (globalThis.gc(), postMessage({bench: 'gc'})) : real?.(e);")
 ENGINE_WORKER = ('new Worker(new URL("modules/firefight/js-shim/engine/engine-worker.mjs", base),'
-                 ' {type: "module"})')
+                 '\n        {type: "module"})')  # as BOOT_JS writes it
 WRAPPED_ENGINE_WORKER = (
     'new Worker(URL.createObjectURL(new Blob([`import "${new URL('
     '"modules/firefight/js-shim/engine/engine-worker.mjs", base).href}"; ' + GC_HOOK + '`],'
@@ -309,6 +300,8 @@ WRAPPED_ENGINE_WORKER = (
 MEMORY_BOOT_JS = BOOT_JS.replace(
     'postMessage({type: "ready"});`;', 'postMessage({type: "ready"}); ' + GC_HOOK + '`;'
 ).replace(ENGINE_WORKER, WRAPPED_ENGINE_WORKER)
+if WRAPPED_ENGINE_WORKER not in MEMORY_BOOT_JS or MEMORY_BOOT_JS.count(GC_HOOK) != 2:
+    raise SystemExit("bench_browser: MEMORY_BOOT_JS no longer wraps BOOT_JS's workers")
 COLLECT_JS = """() => new Promise((resolve) => {
   const w = globalThis.__ffWorker;
   w.addEventListener("message", (e) => { if (e.data?.bench === "gc") resolve(); });
@@ -381,7 +374,7 @@ def bench_worker_memory(p: Any, base: str, kind: str) -> dict[str, tuple[float, 
                 if kind == "engine":
                     if visit == "first":
                         page.evaluate(SNAPSHOT_JS)
-                    page.evaluate(HELLO_JS)
+                    page.evaluate(HELLO_JS)  # the catalogs read; then idle for its warm-up
                 time.sleep(SETTLE_S)
                 left = _profile_renderer_mib(profile)[1]
                 page.evaluate(COLLECT_JS)

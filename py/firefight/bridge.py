@@ -261,12 +261,13 @@ registry.discover()
 
 
 def warm_up(ruleset_id: object = "") -> None:
-    """Load ahead what a player's first request waits for, called by the worker once idle after
-    ``ready`` (issue 27): the card module (Jinja2), and the world's ruleset (``ruleset_id``, the
-    default one when empty) imported, its requests' validators built (``defer_build``), its
-    tables loaded (``Ruleset.load_data``) and its card template compiled. Kept out of the
-    memory snapshot, where it would delay a first visit's ``ready``. A ruleset the engine does
-    not know (a plugin whose wheel failed) is left to its first request, which names the
+    """Load ahead what a player's first request waits for (issue 27): the card module (Jinja2),
+    and the world's ruleset (``ruleset_id``, the default one when empty) imported, its requests'
+    validators built (``defer_build``), its tables loaded (``Ruleset.load_data``) and its card
+    template compiled. The worker calls it before taking the memory snapshot, so a return
+    restores all of it, and once idle after ``ready`` (a restored boot of another world's
+    ruleset; again it costs nothing). A ruleset the engine does not know (a plugin's, whose
+    wheel loads after the snapshot, or failed) is left to its first request, which names the
     error."""
     from firefight import cards
 

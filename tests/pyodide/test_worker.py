@@ -247,13 +247,29 @@ def test_a_broken_interpreter_is_reported_fatal_and_answers_nothing(
 
 
 def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[str]]) -> None:
-    """`ready` comes before Jinja2, the card module and the world's ruleset are imported (the
-    engine loads them on first use); once the worker is idle after booting it imports them, so
-    the first shot does not wait for them (engine/engine-worker.mjs `warmUpWhenIdle`,
-    firefight.bridge `warm_up`): the ruleset the client named, not the default one."""
+    """What a player's first shot waits for (Jinja2, the card module, the world's ruleset: the
+    engine loads them on first use) is loaded ahead (engine/engine-worker.mjs, firefight.bridge
+    `warm_up`), for the ruleset the client named, not the default one: a first visit loads it
+    before taking the memory snapshot, so it is there at `ready` and a return restores it; a
+    return to another world's ruleset loads that one once idle (`warmUpWhenIdle`)."""
     from playwright.sync_api import sync_playwright
 
     base, _ = server
+    ask = "(m) => worker.postMessage({test: 'loaded', module: m})"
+
+    def loaded_at_ready(page: Any, modules: list[str]) -> dict[str, bool]:
+        # Asked the moment `ready` arrives, from the page itself: a loaded machine's delay
+        # between the test and the page must not let the idle warm-up come first.
+        page.evaluate("""(modules) => worker.addEventListener('message', (ev) => {
+            if (ev.data?.type !== 'ready') return;
+            for (const module of modules) worker.postMessage({test: 'loaded', module});
+        })""", modules)
+        page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
+        page.wait_for_function("(n) => events.filter((e) => e.type === 'loaded').length === n",
+                               arg=len(modules))
+        return {e["module"]: e["loaded"] for e in page.evaluate("events")
+                if e.get("type") == "loaded"}
+
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -261,28 +277,14 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             page = browser.new_page()
             page.goto(base + "/recovery")
             page.evaluate("worker.postMessage({type: 'ruleset', id: 'dpv'})")  # as EngineClient
-            # Asked the moment `ready` arrives, from the page itself: a loaded machine's delay
-            # between the test and the page must not let the idle warm-up come first.
-            page.evaluate("""(modules) => worker.addEventListener('message', (ev) => {
-                if (ev.data?.type !== 'ready') return;
-                for (const module of modules) worker.postMessage({test: 'loaded', module});
-            })""", ["firefight.bridge", "firefight.cards", "firefight.rulesets.dpv"])
-            page.wait_for_function("events.some((e) => e.type === 'ready')", timeout=180000)
-            ask = "(m) => worker.postMessage({test: 'loaded', module: m})"
-            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 3")
-            early = {e["module"]: e["loaded"] for e in page.evaluate("events")
-                     if e.get("type") == "loaded"}
-            assert early == {"firefight.bridge": True, "firefight.cards": False,
-                             "firefight.rulesets.dpv": False}
-            page.wait_for_timeout(1500)  # idle
-            for module in ("jinja2", "firefight.cards", "firefight.rulesets.dpv",
-                           "firefight.rulesets.soe"):
-                page.evaluate(ask, module)
-            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 7")
-            late = [e for e in page.evaluate("events") if e.get("type") == "loaded"][3:]
-            assert [(e["module"], e["loaded"]) for e in late] == [
-                ("jinja2", True), ("firefight.cards", True), ("firefight.rulesets.dpv", True),
-                ("firefight.rulesets.soe", False)]
+            early = loaded_at_ready(page, ["firefight.bridge", "firefight.cards",
+                                           "firefight.rulesets.dpv", "firefight.rulesets.soe"])
+            ready = next(e for e in page.evaluate("events") if e.get("type") == "ready")
+            assert ready["snapshot"] == "made"
+            assert ready["stages"]["steps"]["warm"] >= 0
+            assert early == {"firefight.bridge": True, "firefight.cards": True,
+                             "firefight.rulesets.dpv": True, "firefight.rulesets.soe": False}
+            page.wait_for_function("events.some((e) => e.type === 'snapshot')")
             # Meanwhile the site files were moved to a buffer of their own and pydantic-core's
             # library deleted (engine/site-bundle.mjs `compactFiles`): a shot reads them (its
             # card's template) and validates with pydantic-core.
@@ -299,6 +301,25 @@ def test_once_idle_the_worker_loads_what_a_card_needs(server: tuple[str, list[st
             page.wait_for_function("events.some((e) => e.type === 'site-files')")
             found = next(e for e in page.evaluate("events") if e.get("type") == "site-files")
             assert found["names"] == [], found
+            # A return, to a world of another ruleset: the snapshot's dpv is there at `ready`,
+            # shock only once the worker is idle.
+            page.evaluate("""() => {
+                worker.terminate();
+                events.length = 0;
+                window.worker = new Worker(
+                    "/modules/firefight/tests/pyodide/engine-test-worker.mjs", {type: "module"});
+                worker.onmessage = (e) => events.push(e.data);
+                worker.postMessage({type: 'ruleset', id: 'shock'});
+            }""")
+            back = loaded_at_ready(page, ["firefight.rulesets.dpv", "firefight.rulesets.shock"])
+            ready = next(e for e in page.evaluate("events") if e.get("type") == "ready")
+            assert ready["snapshot"] == "restored"
+            assert back == {"firefight.rulesets.dpv": True, "firefight.rulesets.shock": False}
+            page.wait_for_timeout(1500)  # idle
+            page.evaluate(ask, "firefight.rulesets.shock")
+            page.wait_for_function("events.filter((e) => e.type === 'loaded').length === 3")
+            assert [e["loaded"] for e in page.evaluate("events")
+                    if e.get("type") == "loaded"][-1] is True
         finally:
             browser.close()
 

@@ -97,10 +97,18 @@ class PooledContext:
     """A browser context from `Contexts`: what a test does with it goes to the real context;
     `close()` hands it back for the next test (its pages closed, its listeners removed)."""
 
-    def __init__(self, pool: Contexts, key: tuple[Any, ...], context: Any) -> None:
+    def __init__(self, pool: Contexts, key: tuple[Any, ...], context: Any,
+                 viewport: dict[str, int]) -> None:
         self._pool, self._key, self._context = pool, key, context
+        self._viewport = viewport
         self._listeners: list[tuple[str, Any]] = []
         self.dirty = False
+
+    def new_page(self) -> Any:
+        """A page of the size this test asked for (one context serves every size)."""
+        page = self._context.new_page()
+        page.set_viewport_size(self._viewport)
+        return page
 
     def on(self, event: str, handler: Any) -> None:
         self._listeners.append((event, handler))
@@ -133,17 +141,20 @@ class Contexts:
              settings: dict[str, Any] | None = None) -> PooledContext:
         """A context whose world's stored settings are `settings` (else none) and nothing else."""
         size = viewport or {"width": 1440, "height": 860}
-        key = (size["width"], size["height"], tuple(sorted(permissions or [])))
+        # By permissions only: a page is given its size (PooledContext.new_page), so a test of
+        # another size reuses a context, and the engine's snapshot in it, rather than booting
+        # a first visit.
+        key = tuple(sorted(permissions or []))
         idle = self.idle.get(key) or []
         context = idle.pop() if idle else self.browser.new_context(
-            viewport=size, permissions=list(key[2]))
+            viewport=size, permissions=list(key))
         page = context.new_page()  # same origin as the table: its localStorage
         page.goto(f"{self.server}sandbox.css")
         page.evaluate("""([key, value]) => { localStorage.clear();
             if (value) localStorage.setItem(key, value); }""",
                       [STORE_KEY, json.dumps(settings) if settings else None])
         page.close()
-        return PooledContext(self, key, context)
+        return PooledContext(self, key, context, size)
 
     def give(self, pooled: PooledContext) -> None:
         context = pooled._context

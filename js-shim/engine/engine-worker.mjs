@@ -582,7 +582,7 @@ async function importEngine(key, table, site) {
       const link = linkState(pyodide, table);
       const files = await site; // inflated by now: its files are written
       // The world's ruleset and the card module in the snapshot (warmUpWhenIdle): a return
-      // answers its first shot without importing them (~1.4 s of CPU less per boot, issue 27).
+      // answers its first shot without importing them (~1.2 s of CPU less per boot, issue 27).
       const warm = performance.now();
       warmUp(bridge);
       laps.warm = Math.round(performance.now() - warm);
